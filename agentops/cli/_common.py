@@ -1,0 +1,224 @@
+"""Rules every agentops command shares: exit codes, the kill switch, output, and reading files.
+
+Reading follows one rule set so every scan counts the same way: regular files
+only; `.git`, `node_modules`, `__pycache__` and virtualenv folders skipped; a file
+with a NUL byte in its first 8 KiB, one that is not UTF-8, one that cannot be read
+and one over `MAX_FILE_BYTES` are *skipped and counted*, never a crash. Zero files
+swept is probe-blind (exit 4), never clean.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import stat
+import sys
+from collections.abc import Iterable, Iterator
+from typing import Any, NamedTuple, NoReturn
+
+EXIT_OK = 0  # clean / yes / done
+EXIT_USAGE = 2  # usage, configuration or internal error
+EXIT_FINDINGS = 3  # findings / no
+EXIT_BLIND = 4  # probe-blind: nothing could be read
+EXIT_CODES = frozenset({EXIT_OK, EXIT_USAGE, EXIT_FINDINGS, EXIT_BLIND})
+
+BINARY_PROBE_BYTES = 8192
+MAX_FILE_BYTES = 64 * 1024 * 1024  # larger files are skipped, not loaded whole
+SKIPPED_DIRS = frozenset({".git", "node_modules", "__pycache__", ".venv", "venv",
+                          ".tox", ".nox", ".mypy_cache", ".ruff_cache", ".pytest_cache",
+                          ".hypothesis"})
+PROGRESS_EVERY = 5000
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse, but usage errors exit 2 with one line (argparse's default is 2 too;
+    this keeps the message to a single line on stderr)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        say_error(message)
+        raise SystemExit(EXIT_USAGE)
+
+
+def say_error(message: str) -> None:
+    """One line on stderr, prefixed so a user knows which tool spoke."""
+    print(f"agentops: {printable(message)}", file=sys.stderr)
+
+
+def printable(text: str, stream: Any = None) -> str:
+    """`text` with whatever `stream`'s encoding cannot show backslash-escaped, and no
+    line breaks, so an odd file name never crashes output or forges a line."""
+    encoding = getattr(stream or sys.stdout, "encoding", None) or "utf-8"
+    flat = text.replace("\r", "\\r").replace("\n", "\\n")
+    try:
+        return flat.encode(encoding, "backslashreplace").decode(encoding, "replace")
+    except LookupError:
+        return flat.encode("ascii", "backslashreplace").decode("ascii")
+
+
+def disabled() -> bool:
+    """The kill switch: `AGENTOPS_DISABLED=1`."""
+    return os.environ.get("AGENTOPS_DISABLED", "").strip() == "1"
+
+
+def scan_disabled() -> int:
+    """What a scan command does when switched off: say so and be probe-blind."""
+    print("disabled by AGENTOPS_DISABLED")
+    return EXIT_BLIND
+
+
+def print_json(document: Any) -> None:
+    """One ASCII-safe JSON document on stdout."""
+    print(json.dumps(document, ensure_ascii=True, indent=2, sort_keys=False))
+
+
+def as_json(value: Any) -> Any:
+    """NamedTuples as objects with every field (nested too), tuples as lists."""
+    if hasattr(value, "_asdict") and isinstance(value, tuple):
+        return {k: as_json(v) for k, v in value._asdict().items()}
+    if isinstance(value, (list, tuple)):
+        return [as_json(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): as_json(v) for k, v in value.items()}
+    return value
+
+
+class SweptFile(NamedTuple):
+    path: str
+    text: str
+
+
+class Skipped(NamedTuple):
+    path: str
+    reason: str
+
+
+class Sweep:
+    """Walk PATHs lazily; iterate for readable text files, then read `skipped`.
+
+    Usage: `sweep = Sweep(paths); for f in sweep: ...; sweep.swept, sweep.skipped`.
+    """
+
+    def __init__(self, paths: Iterable[str]) -> None:
+        self.paths = list(paths)
+        self.swept = 0
+        self.skipped: list[Skipped] = []
+        self._progress = sys.stderr.isatty()
+
+    def __iter__(self) -> Iterator[SweptFile]:
+        for path in _walk(self.paths, self.skipped):
+            text = read_text_file(path)
+            if isinstance(text, Skipped):
+                self.skipped.append(text)
+                continue
+            self.swept += 1
+            if self._progress and self.swept % PROGRESS_EVERY == 0:
+                print(f"... {self.swept} files", file=sys.stderr)
+            yield SweptFile(path, text)
+
+    def summary(self) -> str:
+        return f"swept {self.swept} files ({len(self.skipped)} skipped)"
+
+
+def _walk(paths: list[str], skipped: list[Skipped]) -> Iterator[str]:
+    for root in paths:
+        try:
+            mode = os.stat(root).st_mode
+        except OSError as exc:
+            skipped.append(Skipped(root, f"cannot stat: {exc.strerror or exc}"))
+            continue
+        if stat.S_ISDIR(mode):
+            yield from _walk_dir(root, skipped)
+        elif stat.S_ISREG(mode):
+            yield root
+        else:
+            skipped.append(Skipped(root, "not a regular file"))
+
+
+def _walk_dir(top: str, skipped: list[Skipped]) -> Iterator[str]:
+    def on_error(exc: OSError) -> None:
+        skipped.append(Skipped(exc.filename or top, f"cannot list: {exc.strerror or exc}"))
+
+    for folder, dirs, files in os.walk(top, onerror=on_error):
+        dirs[:] = sorted(d for d in dirs if not _skip_dir(os.path.join(folder, d), d))
+        for name in sorted(files):
+            path = os.path.join(folder, name)
+            if os.path.islink(path) or not os.path.isfile(path):
+                skipped.append(Skipped(path, "not a regular file"))
+            else:
+                yield path
+
+
+def _skip_dir(path: str, name: str) -> bool:
+    if name in SKIPPED_DIRS or os.path.islink(path):
+        return True
+    return os.path.isfile(os.path.join(path, "pyvenv.cfg"))  # any virtualenv
+
+
+def read_text_file(path: str) -> str | Skipped:
+    """The UTF-8 text of a regular file, or why it was skipped. Never raises."""
+    try:
+        with open(path, "rb") as handle:
+            if os.fstat(handle.fileno()).st_size > MAX_FILE_BYTES:
+                return Skipped(path, f"larger than {MAX_FILE_BYTES} bytes")
+            data = handle.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        return Skipped(path, f"unreadable: {exc.strerror or exc}")
+    if len(data) > MAX_FILE_BYTES:
+        return Skipped(path, f"larger than {MAX_FILE_BYTES} bytes")
+    if b"\x00" in data[:BINARY_PROBE_BYTES]:
+        return Skipped(path, "binary")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return Skipped(path, "not UTF-8")
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+def read_stdin_text(limit: int | None = None) -> str:
+    """stdin as text (UTF-8, invalid bytes replaced); at most `limit` bytes when given."""
+    data = sys.stdin.buffer.read() if limit is None else sys.stdin.buffer.read(limit)
+    return data.decode("utf-8", "replace")
+
+
+class MemoryDir(NamedTuple):
+    """A memory directory as `memory_integrity.md` §12 reads it."""
+
+    files: tuple[tuple[str, str | None], ...]  # (file name, text or None if unreadable)
+    not_regular: int  # symlinks, directories named x.md, sockets: never read
+    listed: bool  # False when the directory could not be listed (NOTHING SWEPT)
+
+
+def read_memory_dir(directory: str) -> MemoryDir:
+    """Entries ending in `.md` (any case), sorted by name; regular files read as bytes,
+    decoded UTF-8 with invalid sequences replaced and a leading BOM dropped; an
+    unreadable one is `(name, None)`. The caller checks that `directory` is a
+    directory (a usage error otherwise). Never raises."""
+    try:
+        names = sorted(n for n in os.listdir(directory) if n.lower().endswith(".md"))
+    except OSError:
+        return MemoryDir((), 0, False)
+    files: list[tuple[str, str | None]] = []
+    not_regular = 0
+    for name in names:
+        path = os.path.join(directory, name)
+        try:
+            regular = stat.S_ISREG(os.lstat(path).st_mode)
+        except OSError:
+            regular = False
+        if not regular:
+            not_regular += 1
+            continue
+        files.append((name, _read_replacing(path)))
+    return MemoryDir(tuple(files), not_regular, True)
+
+
+def _read_replacing(path: str) -> str | None:
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError:
+        return None
+    text = data.decode("utf-8", "replace")
+    return text[1:] if text.startswith("\ufeff") else text

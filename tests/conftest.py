@@ -1,0 +1,32 @@
+"""Shared test setup: hypothesis profiles and helpers for running the CLI."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from hypothesis import HealthCheck, settings
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# "ci" is deterministic so a red CI run can be replayed exactly; "dev" explores more.
+settings.register_profile(
+    "ci", derandomize=True, deadline=None, max_examples=150,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile("dev", deadline=None, max_examples=150)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
+
+
+def run_cli(*args: str, stdin: str | bytes | None = None, env: dict[str, str] | None = None,
+            cwd: str | Path | None = None, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    """Run `python -m agentops ARGS` in a subprocess, as a user would."""
+    full_env = {k: v for k, v in os.environ.items() if k not in ("AGENTOPS_DISABLED", "CLAUDECODE")}
+    full_env["PYTHONPATH"] = str(ROOT) + os.pathsep + full_env.get("PYTHONPATH", "")
+    full_env.update(env or {})
+    data = stdin.decode("utf-8", "replace") if isinstance(stdin, bytes) else stdin
+    return subprocess.run([sys.executable, "-m", "agentops", *args], input=data,
+                          capture_output=True, text=True, env=full_env, cwd=cwd,
+                          timeout=timeout, check=False)
