@@ -75,8 +75,9 @@ def print_json(document: Any) -> None:
 
 def as_json(value: Any) -> Any:
     """NamedTuples as objects with every field (nested too), tuples as lists."""
-    if hasattr(value, "_asdict") and isinstance(value, tuple):
-        return {k: as_json(v) for k, v in value._asdict().items()}
+    if isinstance(value, tuple) and hasattr(value, "_asdict"):
+        fields: dict[str, Any] = value._asdict()
+        return {k: as_json(v) for k, v in fields.items()}
     if isinstance(value, (list, tuple)):
         return [as_json(v) for v in value]
     if isinstance(value, dict):
