@@ -17,6 +17,11 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.register_profile("dev", deadline=None, max_examples=150)
+# Used by .ci/mutation_probe.py: fewer examples so each mutant runs quickly.
+settings.register_profile(
+    "mutation", derandomize=True, deadline=None, max_examples=40,
+    suppress_health_check=list(HealthCheck),
+)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
 
 
