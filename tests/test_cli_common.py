@@ -1,0 +1,194 @@
+"""The rules every command shares: exit codes, reading files, the kill switch."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import run_cli
+
+from agentops import cli
+from agentops.cli import _common
+
+
+def _sweep(*paths: Path) -> tuple[list[str], list[_common.Skipped], _common.Sweep]:
+    sweep = _common.Sweep(str(p) for p in paths)
+    read = [os.path.basename(f.path) for f in sweep]
+    return read, sweep.skipped, sweep
+
+
+def test_sweep_reads_text_and_counts_what_it_skips(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("hello\n", encoding="utf-8")
+    (tmp_path / "bom.txt").write_bytes(b"\xef\xbb\xbfwith bom")
+    (tmp_path / "bin.dat").write_bytes(b"abc\x00def")
+    (tmp_path / "latin.txt").write_bytes(b"caf\xe9")
+    (tmp_path / "link.txt").symlink_to(tmp_path / "a.txt")
+    for skipped_dir in (".git", "node_modules", "__pycache__", "env"):
+        (tmp_path / skipped_dir).mkdir()
+        (tmp_path / skipped_dir / "x.txt").write_text("x", encoding="utf-8")
+    (tmp_path / "env" / "pyvenv.cfg").write_text("home = x", encoding="utf-8")
+    read, skipped, sweep = _sweep(tmp_path)
+    assert read == ["a.txt", "bom.txt"]
+    reasons = sorted((os.path.basename(s.path), s.reason) for s in skipped)
+    assert reasons == [("bin.dat", "binary"), ("latin.txt", "not UTF-8"),
+                       ("link.txt", "not a regular file")]
+    assert sweep.summary() == "swept 2 files (3 skipped)"
+
+
+def test_sweep_strips_bom_and_reads_a_file_path_directly(tmp_path: Path) -> None:
+    target = tmp_path / "bom.txt"
+    target.write_bytes(b"\xef\xbb\xbfbody")
+    sweep = _common.Sweep([str(target)])
+    assert [f.text for f in sweep] == ["body"]
+
+
+def test_sweep_binary_probe_looks_only_at_the_first_8_kib(tmp_path: Path) -> None:
+    late_nul = tmp_path / "late.txt"
+    late_nul.write_bytes(b"a" * _common.BINARY_PROBE_BYTES + b"\x00")
+    early_nul = tmp_path / "early.txt"
+    early_nul.write_bytes(b"a" * (_common.BINARY_PROBE_BYTES - 1) + b"\x00")
+    read, skipped, _ = _sweep(late_nul, early_nul)
+    assert read == ["late.txt"]
+    assert [s.reason for s in skipped] == ["binary"]
+
+
+def test_sweep_missing_path_and_unreadable_file_are_skipped(tmp_path: Path) -> None:
+    secret = tmp_path / "locked.txt"
+    secret.write_text("x", encoding="utf-8")
+    secret.chmod(0)
+    read, skipped, sweep = _sweep(tmp_path / "absent", secret)
+    if os.geteuid() != 0:  # root reads mode-0 files
+        assert read == []
+        assert len(skipped) == 2
+    assert any(s.reason.startswith("cannot stat") for s in skipped)
+    assert sweep.swept == len(read)
+
+
+def test_sweep_skips_files_over_the_size_cap(tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_common, "MAX_FILE_BYTES", 10)
+    (tmp_path / "big.txt").write_text("x" * 11, encoding="utf-8")
+    (tmp_path / "ok.txt").write_text("x" * 10, encoding="utf-8")
+    read, skipped, _ = _sweep(tmp_path)
+    assert read == ["ok.txt"]
+    assert [s.reason for s in skipped] == ["larger than 10 bytes"]
+
+
+def test_read_memory_dir_follows_the_memory_rule(tmp_path: Path) -> None:
+    (tmp_path / "MEMORY.md").write_text("# index\n", encoding="utf-8")
+    (tmp_path / "b_fact.MD").write_bytes(b"\xef\xbb\xbfbad \xff byte")
+    (tmp_path / "notes.txt").write_text("ignored", encoding="utf-8")
+    (tmp_path / "dir.md").mkdir()
+    (tmp_path / "link.md").symlink_to(tmp_path / "MEMORY.md")
+    found = _common.read_memory_dir(str(tmp_path))
+    assert found.listed is True
+    assert found.not_regular == 2
+    assert found.files == (("MEMORY.md", "# index\n"), ("b_fact.MD", "bad \ufffd byte"))
+    assert _common.read_memory_dir(str(tmp_path / "absent")) == _common.MemoryDir((), 0, False)
+
+
+def test_printable_escapes_line_breaks_and_unencodable_text() -> None:
+    class Ascii:
+        encoding = "ascii"
+
+    assert _common.printable("a\nb\rc", Ascii()) == "a\\nb\\rc"
+    assert _common.printable("caf\u00e9 \udcff", Ascii()) == "caf\\xe9 \\udcff"
+
+
+def test_as_json_expands_named_tuples_and_tuples() -> None:
+    inner = _common.Skipped("p", "why")
+    assert _common.as_json({"k": (inner, [1, (2,)])}) == {
+        "k": [{"path": "p", "reason": "why"}, [1, [2]]]}
+
+
+def test_kill_switch_only_on_exactly_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AGENTOPS_DISABLED", "1")
+    assert _common.disabled()
+    monkeypatch.setenv("AGENTOPS_DISABLED", "0")
+    assert not _common.disabled()
+    monkeypatch.delenv("AGENTOPS_DISABLED")
+    assert not _common.disabled()
+
+
+def _fake_command(behaviour: Any, crash_exit: int | None = None) -> Any:
+    def register(commands: Any, hooks: Any) -> None:
+        parser = commands.add_parser("fake")
+        parser.set_defaults(run=behaviour)
+        if crash_exit is not None:
+            parser.set_defaults(crash_exit=crash_exit)
+    return register
+
+
+def _crash(args: Any) -> int:
+    raise ZeroDivisionError("boom")
+
+
+@pytest.mark.parametrize(("behaviour", "crash_exit", "expected"), [
+    (lambda args: 0, None, 0),
+    (lambda args: 3, None, 3),
+    (lambda args: 4, None, 4),
+    (lambda args: 1, None, 2),  # 1 is never an answer
+    (_crash, None, 2),
+    (_crash, 4, 4),
+    (lambda args: 1, 0, 0),
+])
+def test_dispatcher_never_returns_1(monkeypatch: pytest.MonkeyPatch, capsys: Any,
+                                    behaviour: Any, crash_exit: int | None, expected: int) -> None:
+    original = cli.build_parser
+
+    def build() -> argparse.ArgumentParser:
+        parser = original()
+        commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        _fake_command(behaviour, crash_exit)(commands, None)
+        return parser
+
+    monkeypatch.setattr(cli, "build_parser", build)
+    assert cli.main(["fake"]) == expected
+    err = capsys.readouterr().err
+    assert ("internal error: ZeroDivisionError: boom" in err) == (behaviour is _crash)
+
+
+def test_usage_errors_exit_2_and_no_command_prints_help(capsys: Any) -> None:
+    assert cli.main(["no-such-command"]) == 2
+    assert cli.main([]) == 2
+    assert "usage: agentops" in capsys.readouterr().err
+    assert cli.main(["--help"]) == 0
+    assert "selfcheck" in capsys.readouterr().out
+
+
+def test_help_lists_every_command_file() -> None:
+    listed = cli.build_parser().format_help()
+    for name in cli._command_files():
+        assert callable(__import__(f"agentops.cli.{name}", fromlist=["register"]).register)
+    assert "selfcheck" in listed and "hook" in listed
+
+
+def test_selfcheck_runs_from_a_plain_clone() -> None:
+    done = run_cli("selfcheck")
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    assert lines == [f"ok {name}" for name in __import__("agentops").MODULES]
+
+
+def test_selfcheck_rejects_unknown_modules() -> None:
+    done = run_cli("selfcheck", "no_such_module")
+    assert done.returncode == 2
+    assert "unknown module" in done.stderr
+
+
+def test_selfcheck_reports_a_failing_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                             capsys: Any) -> None:
+    import agentops
+    from agentops.cli import selfcheck
+
+    (tmp_path / "broken.py").write_text("raise SystemExit('boom')\n", encoding="utf-8")
+    (tmp_path / "fine.py").write_text("print('fine self-check: all assertions passed')\n",
+                                      encoding="utf-8")
+    monkeypatch.setattr(agentops, "MODULES", ("broken", "fine"))
+    monkeypatch.setattr(agentops, "__file__", str(tmp_path / "__init__.py"))
+    assert selfcheck.run(argparse.Namespace(modules=[])) == 3
+    assert capsys.readouterr().out.splitlines() == ["FAIL broken: boom", "ok fine"]
+    assert selfcheck.run(argparse.Namespace(modules=["fine"])) == 0

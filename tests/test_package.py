@@ -1,0 +1,90 @@
+"""The package as a whole: layout, packaging, and the rules that span modules."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+import agentops
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "agentops"
+NOT_MODULES = {"__init__", "__main__"}
+MODULE_FILES = sorted(p.stem for p in PACKAGE.glob("*.py") if p.stem not in NOT_MODULES)
+
+
+def _tree(name: str) -> ast.Module:
+    return ast.parse((PACKAGE / f"{name}.py").read_text(encoding="utf-8"))
+
+
+def test_modules_tuple_names_exactly_the_module_files() -> None:
+    assert sorted(agentops.MODULES) == MODULE_FILES
+    assert len(set(agentops.MODULES)) == len(agentops.MODULES)
+
+
+def test_importing_the_package_imports_no_module() -> None:
+    code = ("import sys, agentops; "
+            "print(sorted(m for m in sys.modules if m.startswith('agentops.')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         cwd=ROOT, check=True).stdout
+    assert out.strip() == "[]"
+
+
+@pytest.mark.parametrize("name", MODULE_FILES)
+def test_module_shape(name: str) -> None:
+    tree = _tree(name)
+    doc = ast.get_docstring(tree) or ""
+    assert "WHAT THIS DOES NOT CATCH" in doc, "the docstring names its limits"
+    assigned = [n for n in tree.body if isinstance(n, ast.Assign)]
+    names = {getattr(t, "id", "") for n in assigned for t in n.targets}
+    assert "__all__" in names
+    functions = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
+    assert "_self_check" in functions
+
+
+def _private_functions() -> dict[str, list[tuple[str, str]]]:
+    """Private top-level function name -> [(module, source)] across all modules."""
+    found: dict[str, list[tuple[str, str]]] = defaultdict(list)
+    for name in MODULE_FILES:
+        source = (PACKAGE / f"{name}.py").read_text(encoding="utf-8")
+        for node in ast.parse(source).body:
+            if isinstance(node, ast.FunctionDef) and node.name.startswith("_") \
+                    and node.name != "_self_check":
+                found[node.name].append((name, ast.get_source_segment(source, node) or ""))
+    return found
+
+
+def test_vendored_helpers_are_identical_copies() -> None:
+    """A helper vendored into several modules (one file each, so no sharing) must stay
+    one piece of logic: same name, same source. Different logic needs a different name."""
+    differing = {
+        helper: sorted(module for module, _ in copies)
+        for helper, copies in _private_functions().items()
+        if len({source for _, source in copies}) > 1
+    }
+    assert differing == {}
+
+
+def test_pyproject_packaging_contract() -> None:
+    tomllib = pytest.importorskip("tomllib")  # 3.11+; the other checks run everywhere
+    meta = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    project = meta["project"]
+    assert project["name"] != "agentops"  # that PyPI name belongs to an unrelated SDK
+    assert project["dependencies"] == []
+    assert project["requires-python"] == ">=3.10"
+    assert project["scripts"]["agentops"] == "agentops.cli:main"
+    assert meta["build-system"]["build-backend"] == "flit_core.buildapi"
+    assert project["version"] == agentops.__version__
+    assert (PACKAGE / "py.typed").exists()
+
+
+def test_ci_runs_the_readme_test_command() -> None:
+    command = "python -m pip install -e '.[test]' && python -m pytest"
+    assert command in (ROOT / "README.md").read_text(encoding="utf-8")
+    assert command in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "python -m agentops selfcheck" in (ROOT / "README.md").read_text(encoding="utf-8")
