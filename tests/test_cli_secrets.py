@@ -1,0 +1,126 @@
+"""`agentops redact` and `agentops scan-secrets`: exit codes, no value ever printed."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import run_cli
+
+from agentops.cli import main
+
+# Built at run time so this file itself holds no secret-shaped run.
+AWS = "AKIA" + "IOSFODNN7EXAMPLE"
+FP = hashlib.sha256(AWS.encode()).hexdigest()[:8]
+
+
+def _scan(capsys: Any, *args: str) -> tuple[int, str, str]:
+    code = main(["scan-secrets", *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def planted(tmp_path: Path) -> Path:
+    (tmp_path / "clean.py").write_text("print('hello')\n", encoding="utf-8")
+    (tmp_path / "config.env").write_text(f"A=1\nB=2\n    KEY={AWS}\n", encoding="utf-8")
+    return tmp_path
+
+
+def test_planted_secret_is_found_by_position_never_by_value(planted: Path, capsys: Any) -> None:
+    code, out, err = _scan(capsys, str(planted))
+    assert code == 3
+    assert f"{planted / 'config.env'}:3:9 aws-key fp={FP}" in out.splitlines()
+    assert "swept 2 files (0 skipped)" in out
+    assert AWS not in out + err
+    assert AWS[4:] not in out + err
+
+
+def test_counts_only_prints_counts_and_no_positions(planted: Path, capsys: Any) -> None:
+    code, out, err = _scan(capsys, "--counts-only", str(planted))
+    assert code == 3
+    assert "shape aws-key: 1" in out.splitlines()
+    assert f"file {planted / 'config.env'}: 1" in out.splitlines()
+    assert ":3:9" not in out and FP not in out and AWS not in out + err
+
+
+def test_json_document(planted: Path, capsys: Any) -> None:
+    code, out, _ = _scan(capsys, "--json", str(planted))
+    assert code == 3
+    document = json.loads(out)
+    assert out.isascii()
+    assert document["swept"] == 2 and document["findings_total"] == 1
+    assert document["findings"] == [{"path": str(planted / "config.env"), "line": 3,
+                                     "column": 9, "shape": "aws-key", "fingerprint": FP}]
+    assert document["counts"] == {"by_shape": {"aws-key": 1},
+                                  "by_file": {str(planted / "config.env"): 1}}
+    code, out, _ = _scan(capsys, "--json", "--counts-only", str(planted))
+    assert "findings" not in json.loads(out)
+    assert AWS not in out
+
+
+def test_allow_comment_suppresses_and_is_counted(tmp_path: Path, capsys: Any) -> None:
+    (tmp_path / "doc.md").write_text(f"example {AWS}  <!-- agentops: allow-secret -->\n",
+                                     encoding="utf-8")
+    code, out, _ = _scan(capsys, str(tmp_path))
+    assert code == 0
+    assert "0 finding(s), 1 suppressed by 'agentops: allow-secret'" in out
+    (tmp_path / "doc.md").write_text(f"agentops: allow-secret\n{AWS}\n", encoding="utf-8")
+    assert _scan(capsys, str(tmp_path))[0] == 3  # the comment covers its own line only
+
+
+def test_clean_tree_exits_0(tmp_path: Path, capsys: Any) -> None:
+    (tmp_path / "a.txt").write_text("nothing here\n", encoding="utf-8")
+    code, out, _ = _scan(capsys, str(tmp_path))
+    assert code == 0
+    assert "swept 1 files (0 skipped)" in out
+
+
+def test_nothing_swept_is_probe_blind(tmp_path: Path, capsys: Any) -> None:
+    (tmp_path / "blob.bin").write_bytes(b"\x00\x01" + AWS.encode())
+    code, out, err = _scan(capsys, str(tmp_path), str(tmp_path / "absent"))
+    assert code == 4
+    assert "swept 0 files (2 skipped)" in out
+    assert "NOTHING SWEPT" in err and "(binary)" in err
+    assert AWS not in out + err
+
+
+def test_kill_switch_is_probe_blind(planted: Path, capsys: Any,
+                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AGENTOPS_DISABLED", "1")
+    code, out, _ = _scan(capsys, str(planted))
+    assert (code, out) == (4, "disabled by AGENTOPS_DISABLED\n")
+
+
+def test_scan_end_to_end_in_a_subprocess(planted: Path) -> None:
+    done = run_cli("scan-secrets", str(planted))
+    assert done.returncode == 3
+    assert AWS not in done.stdout + done.stderr
+    assert run_cli("scan-secrets").returncode == 2  # PATH is required
+
+
+def test_redact_stdin_and_files(tmp_path: Path) -> None:
+    done = run_cli("redact", stdin=f"key {AWS} end\n")
+    assert (done.returncode, done.stdout) == (0, "key [redacted:aws-key] end\n")
+    note = tmp_path / "note.txt"
+    note.write_text(f"x {AWS}\n", encoding="utf-8")
+    done = run_cli("redact", "--json", str(note))
+    assert done.returncode == 0
+    assert json.loads(done.stdout) == {"files": [
+        {"path": str(note), "text": "x [redacted:aws-key]\n", "shapes": ["aws-key"]}]}
+
+
+def test_redact_unreadable_input_is_probe_blind(tmp_path: Path) -> None:
+    blob = tmp_path / "blob.bin"
+    blob.write_bytes(b"\x00" + AWS.encode())
+    done = run_cli("redact", str(blob))
+    assert done.returncode == 4
+    assert "NOTHING READ" in done.stderr and AWS not in done.stdout + done.stderr
+
+
+def test_redact_ignores_the_kill_switch() -> None:
+    done = run_cli("redact", stdin=AWS, env={"AGENTOPS_DISABLED": "1"})
+    assert (done.returncode, done.stdout) == (0, "[redacted:aws-key]")
