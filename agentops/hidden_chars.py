@@ -136,7 +136,7 @@ _IDEOGRAPHS = ((0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF), (0x20000, 0
 class HiddenChar(NamedTuple):
     """One reported code point."""
 
-    index: int  # code point offset into the str, 0-based
+    index: int  # type: ignore[assignment]  # code point offset into the str, 0-based
     line: int  # 1-based; lines split on "\n" only
     column: int  # 1-based code point column inside the line
     codepoint: int  # e.g. 0x200B
