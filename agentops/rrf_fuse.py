@@ -1,0 +1,313 @@
+"""Reciprocal Rank Fusion for agent recall paths: recency and relevance, both kept.
+
+The failure guarded against
+    An agent searches its own past (a message bus, transcripts, a memory folder).
+    The source hands results back newest first and the easy code keeps the first
+    N. When the useful answer is three weeks old, any weak match from this
+    morning pushes it out of the window: the agent works the problem out again,
+    or asks a person again, although the answer was on disk all along.
+
+The fix
+    Gather more candidates than will be shown and keep two orderings: age (the
+    order the pool is passed in, newest first) and any cheap relevance number.
+    Combine the two orders with Reciprocal Rank Fusion:
+    ``score(d) = sum over rankings r containing d of 1 / (k + rank_r(d))`` with
+    ONE-BASED ranks and ``k = 60``; the top item contributes ``1/61``, never
+    ``1/60``. Only positions are fused, so the relevance number may be on any
+    scale (a count of keyword hits is fine). ``fuse_rankings`` fuses any number of
+    ranked id lists (BM25 + vectors + recency), with optional per-list weights
+    (``weight / (k + rank)``). Scores are summed with ``math.fsum`` (correctly
+    rounded), so equal term multisets give exactly equal scores whatever the
+    summation order or Python version. Exact ties: ``rrf_fuse`` keeps pool order;
+    ``fuse_rankings`` keeps first appearance (ranking 0 top to bottom, then
+    ranking 1, ...). ``rrf_fuse`` is exactly ``fuse_rankings`` over
+    [recency order, relevance order], so both agree to the last bit.
+
+    Choices where the contract is silent:
+    - A pool (or the outer rankings iterable) whose iteration raises part way
+      yields ``[]``: a partial read could rank the wrong items first. A single
+      ranking whose iteration raises contributes nothing but keeps its position.
+    - An id whose ``__hash__`` or ``__eq__`` raises is skipped like an
+      unhashable one (it consumes no rank).
+    - ``k`` and weights must convert to a finite ``float``: an ``int`` too large
+      for a float counts as non-finite (``k`` falls back to ``RRF_K``, weights
+      to ``None``).
+    - A weighted sum too large for a float (weights near 1e308) is ``inf``,
+      the IEEE rounding of the true sum, instead of an ``OverflowError``.
+
+Posture
+    Fail-soft. Wrong container types, unreadable scores, unhashable ids and bad
+    options never raise and never produce a wrong ranking: they degrade to the
+    documented default, ``0.0`` or ``[]``.
+
+WHAT THIS DOES NOT CATCH (each pinned by a test)
+    - Magnitudes: values are thrown away once the order is known; a best score
+      of 1000 weighs exactly what a best score of 5 weighs.
+    - An empty relevance signal: when every score is equal (all zero, all
+      missing) ``rrf_fuse`` returns plain recency order; a silent ranking adds
+      nothing to fusion.
+    - A pool truncated upstream: only what is passed in can be ranked. Cutting
+      candidates to the newest N first loses the old relevant hit; collect
+      generously (say three times the final limit from each source).
+    - Score ties are not relevance ties in rank terms: equal scores get ordinal
+      relevance ranks in pool order, so the newer of two equally scored items
+      still gets the better relevance rank.
+
+Lineage
+    Reciprocal Rank Fusion: Cormack, Clarke and Buettcher, "Reciprocal rank
+    fusion outperforms Condorcet and individual rank learning methods", SIGIR
+    2009 (same formula as Elasticsearch's RRF retriever and ranx's ``rrf``). The
+    recency x relevance use comes from the cross-session search path of a
+    production multi-agent system, prompted by hybrid-retrieval memory stores;
+    the weighted form is the one search engines expose as per-retriever weights.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from decimal import Decimal
+from fractions import Fraction
+from typing import NamedTuple
+
+__all__ = ["RRF_K", "FusedItem", "FusedId", "rrf_fuse", "fuse_rankings"]  # noqa: RUF022 - contract order
+
+RRF_K: int = 60
+
+_REJECTED = (str, bytes, bytearray, Mapping)
+
+
+class FusedItem(NamedTuple):
+    """One pool element with its fused score and both one-based ranks."""
+
+    item: object
+    score: float
+    recency_rank: int
+    relevance_rank: int
+    relevance: float
+
+
+class FusedId(NamedTuple):
+    """One fused id: score and its one-based rank in each input (None = absent)."""
+
+    id: Hashable
+    score: float
+    ranks: tuple[int | None, ...]
+
+
+def _snapshot(value: object) -> list[object] | None:
+    """The elements of an acceptable iterable, read once; None if not acceptable."""
+    if isinstance(value, _REJECTED) or not isinstance(value, Iterable):
+        return None
+    try:
+        return list(value)
+    except Exception:
+        return None
+
+
+def _finite_float(value: object) -> float | None:
+    """`value` as a finite float if it is a number (never a bool); else None."""
+    if isinstance(value, bool) or not isinstance(value, (numbers.Real, Decimal)):
+        return None
+    try:
+        number = float(value)
+    except Exception:
+        return None
+    return number if math.isfinite(number) else None
+
+
+def _option_number(value: object) -> bool:
+    """True for an int or float (not bool), finite as a float, and >= 0."""
+    if not isinstance(value, (int, float)):
+        return False
+    number = _finite_float(value)
+    return number is not None and number >= 0
+
+
+def _k_or_default(k: object) -> float | int:
+    return k if _option_number(k) else RRF_K  # type: ignore[return-value]
+
+
+def _limit_or_none(limit: object) -> int | None:
+    return limit if isinstance(limit, int) and not isinstance(limit, bool) else None
+
+
+def _cut(ordered: list[int], limit: int | None) -> list[int]:
+    if limit is None:
+        return ordered
+    return ordered[:limit] if limit > 0 else []
+
+
+def _read_score(element: object, key: object) -> float:
+    """The element's relevance as a finite float; 0.0 when missing or unusable."""
+    try:
+        if callable(key):
+            raw = key(element)
+        else:
+            name = key if isinstance(key, str) else "score"
+            if isinstance(element, Mapping):
+                raw = element.get(name)
+            else:
+                raw = getattr(element, name, None)
+    except Exception:
+        return 0.0
+    number = _finite_float(raw)
+    return 0.0 if number is None else number
+
+
+def _terms(weight: float | int, k: float | int, count: int) -> list[float]:
+    """`weight / (k + rank)` for ranks 1..count, each a Python division."""
+    try:
+        return [weight / (k + rank) for rank in range(1, count + 1)]
+    except OverflowError:  # a float weight over an int denominator past float range
+        return [float(Fraction(weight) / Fraction(k + rank)) for rank in range(1, count + 1)]
+
+
+def _total(terms: list[float]) -> float:
+    try:
+        return math.fsum(terms)
+    except OverflowError:
+        return math.inf
+
+
+def rrf_fuse(pool: object, limit: object = None, *, k: object = RRF_K,
+             key: object = None) -> list[FusedItem]:
+    """Fuse the pool's order (newest first) with its relevance order by RRF."""
+    elements = _snapshot(pool)
+    if not elements:
+        return []
+    kk = _k_or_default(k)
+    scores = [_read_score(element, key) for element in elements]
+    count = len(elements)
+    # sorted() with reverse=True is stable: equal scores keep pool order (ordinal ranks).
+    by_relevance = sorted(range(count), key=scores.__getitem__, reverse=True)
+    relevance_rank = [0] * count
+    for position, index in enumerate(by_relevance, 1):
+        relevance_rank[index] = position
+    terms = _terms(1, kk, count)
+    fused = [_total([terms[i], terms[relevance_rank[i] - 1]]) for i in range(count)]
+    order = _cut(sorted(range(count), key=fused.__getitem__, reverse=True),
+                 _limit_or_none(limit))
+    return [FusedItem(elements[i], fused[i], i + 1, relevance_rank[i], scores[i]) for i in order]
+
+
+def _guarded_unique(ranking: list[object], known: Mapping[object, object]) -> list[object]:
+    """First occurrences only, skipping ids whose hash or equality raises (here or in `known`)."""
+    seen: dict[object, None] = {}
+    for element in ranking:
+        try:
+            if element in seen:
+                continue
+            element in known  # noqa: B015 - probe only: an id `known` cannot hold is skipped
+            seen[element] = None
+        except Exception:
+            continue
+    return list(seen)
+
+
+def _weights_or_none(weights: object, count: int) -> list[float | int] | None:
+    if isinstance(weights, _REJECTED) or not isinstance(weights, Sequence):
+        return None
+    try:
+        values = list(weights)
+    except Exception:
+        return None
+    if len(values) != count or not all(_option_number(w) for w in values):
+        return None
+    return values
+
+
+_Entry = tuple[list[int | None], list[float]]
+
+
+def _accumulate(lists: list[list[object] | None], k: float | int,
+                weight_of: list[float | int], careful: bool) -> dict[object, _Entry]:
+    """id -> (rank per ranking, terms); insertion order is first appearance."""
+    count = len(lists)
+    fused: dict[object, _Entry] = {}
+    for j, ranking in enumerate(lists):
+        if not ranking:
+            continue
+        unique = _guarded_unique(ranking, fused) if careful else list(dict.fromkeys(ranking))
+        terms = _terms(weight_of[j], k, len(unique))
+        for rank, element, term in zip(range(1, len(unique) + 1), unique, terms, strict=True):
+            entry = fused.get(element)
+            if entry is None:
+                entry = fused[element] = ([None] * count, [])
+            entry[0][j] = rank
+            entry[1].append(term)
+    return fused
+
+
+def fuse_rankings(rankings: object, *, k: object = RRF_K, weights: object = None,
+                  limit: object = None) -> list[FusedId]:
+    """Fuse ranked id lists (best first) by weighted RRF; ties go to first appearance."""
+    outer = _snapshot(rankings)
+    if not outer:
+        return []
+    lists = [_snapshot(ranking) for ranking in outer]
+    kk = _k_or_default(k)
+    chosen = _weights_or_none(weights, len(lists))
+    weight_of: list[float | int] = chosen if chosen is not None else [1] * len(lists)
+    try:
+        fused = _accumulate(lists, kk, weight_of, careful=False)
+    except Exception:  # an id whose hash or equality raises: redo with every id probed
+        try:
+            fused = _accumulate(lists, kk, weight_of, careful=True)
+        except Exception:  # equality that raises only sometimes: nothing trustworthy
+            return []
+    keys = list(fused)
+    entries = list(fused.values())
+    scores = [_total(terms) for _, terms in entries]
+    order = _cut(sorted(range(len(keys)), key=scores.__getitem__, reverse=True),
+                 _limit_or_none(limit))
+    return [FusedId(keys[i], scores[i], tuple(entries[i][0])) for i in order]
+
+
+def _self_check() -> None:
+    if not __debug__:
+        raise SystemExit("rrf_fuse self-check needs assertions: run without -O / PYTHONOPTIMIZE")
+
+    def pool(*pairs: tuple[str, object]) -> list[dict[str, object]]:
+        return [{"id": i, "score": s} for i, s in pairs]
+
+    def names(result: list[FusedItem]) -> list[object]:
+        return [h.item["id"] for h in result]  # type: ignore[index]
+
+    assert RRF_K == 60
+    hits = pool(("r0", 1), ("r1", 0), ("r2", 0), ("r3", 0), ("r4", 5), ("r5", 0))
+    assert names(rrf_fuse(hits, 3)) == ["r0", "r1", "r4"]
+    assert names(rrf_fuse(pool(("a", 0), ("b", 9), ("c", 8), ("d", 7)))) == ["b", "a", "c", "d"]
+    ten = pool(*zip("abcdefghij", [0, 8, 7, 9, 6, 5, 4, 3, 2, 1], strict=True))
+    assert names(rrf_fuse(ten, 4)) == ["b", "d", "c", "e"]
+    assert names(rrf_fuse(ten, 4, k=1)) == ["d", "b", "a", "c"]
+    nan_pool = [{"id": "a"}, {"id": "b", "score": float("nan")}, {"id": "c", "score": 2}]
+    assert names(rrf_fuse(nan_pool)) == ["a", "c", "b"]
+    (one,) = rrf_fuse([{"score": 3}])
+    assert (one.score, one.recency_rank, one.relevance_rank, one.relevance) == (2 / 61, 1, 1, 3.0)
+    assert rrf_fuse([], 5) == rrf_fuse(None) == rrf_fuse([{"score": 1}], 0) == []
+    assert [(f.id, f.score, f.ranks) for f in fuse_rankings([["a", "b", "c"], ["c", "d"]])] == [
+        ("c", math.fsum([1 / 63, 1 / 61]), (3, 1)), ("a", 1 / 61, (1, None)),
+        ("b", 1 / 62, (2, None)), ("d", 1 / 62, (None, 2))]
+    tie = fuse_rankings([["a", "b", "c"], ["b", "c", "a"], ["c", "a", "b"]], k=2)
+    assert [(f.id, f.score) for f in tie] == [(x, math.fsum([1 / 3, 1 / 4, 1 / 5])) for x in "abc"]
+    assert [(f.id, f.score) for f in fuse_rankings([["x", "y"], ["y", "x"], ["z"]], k=0,
+                                                   weights=[1, 1, 2])] == [
+        ("z", 2.0), ("x", 1.5), ("y", 1.5)]
+    assert [(f.id, f.ranks) for f in fuse_rankings([["a"], None, ["a"]])] == [("a", (1, None, 1))]
+    assert fuse_rankings([["a", "b"]], weights=[1, 1]) == fuse_rankings([["a", "b"]])
+    assert fuse_rankings("ab") == fuse_rankings(None) == fuse_rankings([]) == []
+    # Limits: magnitudes vanish; a silent signal leaves recency; truncation loses the hit.
+    big, small = rrf_fuse(pool(("a", 0), ("b", 900000))), rrf_fuse(pool(("a", 0), ("b", 9)))
+    assert [(h.item, h.score) for h in big] != [(h.item, h.score) for h in small]
+    assert [h[1:4] for h in big] == [h[1:4] for h in small]
+    assert names(rrf_fuse(pool(("x", 3), ("y", 3), ("z", 3)))) == ["x", "y", "z"]
+    recent = [(f"n{i}", 0) for i in range(8)]
+    assert "old" in names(rrf_fuse(pool(*recent, ("old", 7)), 5))
+    assert "old" not in names(rrf_fuse(pool(*recent, ("old", 7))[:5], 5))
+    print("rrf_fuse self-check: all assertions passed")
+
+
+if __name__ == "__main__":
+    _self_check()
