@@ -1,0 +1,80 @@
+"""`agentops command normalize [CMD]`: print the scannable form of a command.
+
+A tool for writing and debugging policy rules: it shows the text a deny rule
+sees on the normalized leg of `matches_raw_or_scannable` (the raw leg is the
+command itself). The command comes from CMD or, when CMD is absent, from stdin
+(UTF-8, invalid bytes replaced; one trailing line break is dropped, since `echo`
+and editors add it). Quote CMD in single quotes so your own shell leaves it
+alone, and put `--` before a command that starts with `-`.
+
+Output: the scannable form and a line break. So the output cannot drive a
+terminal, control characters other than tab and line feed (C0, DEL, C1) and
+lone surrogates are shown as backslash escapes (`\\x1b`, `\\ud800`); `--json`
+prints `{"command": ..., "scannable": ...}` with the exact strings. Exit 0 when
+printed (an empty command prints an empty line), 2 on usage or internal error.
+This is a transform, not a scan, so `AGENTOPS_DISABLED` does not switch it off.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from typing import Any
+
+from agentops.cli import _common
+
+# Characters a terminal may act on (C0 but tab and line feed, DEL, C1) and lone
+# surrogates, which no encoder writes.
+_UNSHOWABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def register(commands: Any, hooks: Any) -> None:
+    command = commands.add_parser(
+        "command", help="command-text tools for writing policy rules (normalize)")
+    tools = command.add_subparsers(title="tools", metavar="TOOL")
+    normalize = tools.add_parser(
+        "normalize", help="print the scannable form of a command (stdin when CMD is absent)",
+        description="Print the scannable form of a command: ANSI-C $'...' decoded, quotes "
+        "removed, word-escaping backslashes dropped, as a deny rule sees it on the "
+        "normalized leg. Put -- before a command that starts with '-'. "
+        "Exit codes: 0 printed, 2 usage or error.")
+    normalize.add_argument("cmd", nargs="?", metavar="CMD",
+                           help="the command text (default: read stdin)")
+    normalize.add_argument("--json", action="store_true",
+                           help='print {"command": ..., "scannable": ...} with exact strings')
+    normalize.set_defaults(run=run_normalize)
+    command.set_defaults(run=_no_tool(command))
+
+
+def _no_tool(parser: argparse.ArgumentParser) -> Any:
+    def run(args: argparse.Namespace) -> int:
+        parser.print_help(sys.stderr)
+        return _common.EXIT_USAGE
+    return run
+
+
+def run_normalize(args: argparse.Namespace) -> int:
+    from agentops.scannable_command import scannable_command
+
+    if args.cmd is None:
+        text = _common.read_stdin_text()
+        if text.endswith("\r\n"):
+            text = text[:-2]
+        elif text.endswith("\n"):
+            text = text[:-1]
+    else:
+        text = args.cmd
+    scannable = scannable_command(text)
+    if args.json:
+        _common.print_json({"command": text, "scannable": scannable})
+    else:
+        shown = _UNSHOWABLE.sub(_escape, scannable)
+        sys.stdout.buffer.write(shown.encode("utf-8") + b"\n")
+        sys.stdout.flush()
+    return _common.EXIT_OK
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
