@@ -90,7 +90,6 @@ stemmer.
 from __future__ import annotations
 
 import json
-import math
 import numbers
 import re
 from collections.abc import Iterable, Mapping
@@ -134,12 +133,14 @@ THRESHOLD = 0.8
 DEFAULT_BUDGET_TOOLS: frozenset[str] = frozenset({"rag_lookup"})
 MAX_QUERY_CHARS = 1000
 
-STOPWORDS: frozenset[str] = frozenset(
-    "a an the and or but if then so of in on at to for from by with about into"
-    " onto as is are was were be been being am do does did how what which who whom"
-    " where when why i me my we our you your it its this that these those there"
-    " here can could should would will shall may might must please some any".split()
-)
+STOPWORDS: frozenset[str] = frozenset({
+    "a", "an", "the", "and", "or", "but", "if", "then", "so", "of", "in", "on", "at", "to",
+    "for", "from", "by", "with", "about", "into", "onto", "as", "is", "are", "was", "were",
+    "be", "been", "being", "am", "do", "does", "did", "how", "what", "which", "who", "whom",
+    "where", "when", "why", "i", "me", "my", "we", "our", "you", "your", "it", "its", "this",
+    "that", "these", "those", "there", "here", "can", "could", "should", "would", "will",
+    "shall", "may", "might", "must", "please", "some", "any"
+})
 
 STUB_TEMPLATE = (
     "[skipped, not run: identical call #{count} this turn; the same arguments give the"
@@ -188,7 +189,7 @@ class Verdict(NamedTuple):
 
     action: str
     message: str
-    count: int
+    count: int  # type: ignore[assignment]  # the contract names this field; shadows tuple.count
     live: int
     query_key: str
     matched_key: str
@@ -256,14 +257,13 @@ def _count_option(value: object, default: int) -> int:
 
 
 def _threshold_option(value: object) -> float:
-    if isinstance(value, numbers.Real) and not isinstance(value, bool):
-        try:
-            number = float(value)
-        except (TypeError, ValueError, OverflowError):
-            return THRESHOLD
-        if 0.0 < number <= 1.0:
-            return number
-    return THRESHOLD
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        return THRESHOLD
+    try:
+        number = float(value)
+    except (TypeError, ValueError, OverflowError):
+        return THRESHOLD
+    return number if 0.0 < number <= 1.0 else THRESHOLD
 
 
 def _tools_option(value: object) -> frozenset[str]:

@@ -7,8 +7,8 @@ import math
 import subprocess
 import sys
 import types
-from pathlib import Path
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -34,7 +34,7 @@ from agentops.loop_guard import (
 SPEC_STOPWORDS = """a an the and or but if then so of in on at to for from by with about into
    onto as is are was were be been being am do does did how what which who whom
    where when why i me my we our you your it its this that these those there
-   here can could should would will shall may might must please some any""".split()
+   here can could should would will shall may might must please some any""".split()  # noqa: SIM905
 
 
 def run_seq(calls: list[Any], state: Any = None, **kw: Any) -> list[Verdict]:
@@ -68,7 +68,7 @@ def test_constants_exact() -> None:
     assert lg.MAX_LIVE_PER_TURN == 12
     assert lg.MAX_LIVE_PER_QUERY == 2
     assert lg.THRESHOLD == 0.8
-    assert lg.DEFAULT_BUDGET_TOOLS == frozenset({"rag_lookup"})
+    assert frozenset({"rag_lookup"}) == lg.DEFAULT_BUDGET_TOOLS
     assert isinstance(lg.DEFAULT_BUDGET_TOOLS, frozenset)
     assert lg.MAX_QUERY_CHARS == 1000
     assert frozenset(SPEC_STOPWORDS) == lg.STOPWORDS
@@ -300,13 +300,13 @@ def test_topics_are_distinct() -> None:
 def test_acceptance_budget_then_rewording() -> None:
     vs = run_seq([topic(t) for t in TOPICS])
     assert actions(vs) == [RUN] * 12 + [BUDGET]
-    assert [v.live for v in vs] == list(range(1, 13)) + [12]
+    assert [v.live for v in vs] == [*range(1, 13), 12]
     assert vs[12].message == lg.BUDGET_TEMPLATE.format(live=12, tool="rag_lookup")
     assert vs[12].stuck is False
     assert vs[12].matched_key == "" and vs[12].score == 0.0
     assert vs[12].query_key == "lever mik"
     assert vs[12].state == vs[11].state._replace(
-        calls=vs[11].state.calls + (("rag_lookup", '{"q":"mike lever"}', 1),))
+        calls=(*vs[11].state.calls, ("rag_lookup", '{"q":"mike lever"}', 1)))
     # a rewording of topic 1 is served from the cache, not refused
     v = check(vs[12].state, "rag_lookup", query="alpha widgets")
     assert v.action == CACHED
@@ -819,7 +819,7 @@ def test_property_invariants_round_trip_determinism(calls: list[Any], cfg: Guard
     assert dict(s.live) == runs
     # determinism: a replay gives identical verdicts
     s2 = new_turn()
-    for (tool, args, q), v in zip(calls, verdicts):
+    for (tool, args, q), v in zip(calls, verdicts, strict=True):
         v2 = check(s2, tool, args, query=q, config=cfg)
         assert v2 == v
         s2 = v2.state
@@ -884,7 +884,7 @@ def test_pathological_query_is_fast() -> None:
     t0 = time.perf_counter()
     s = new_turn()
     for i in range(12):
-        s = check(s, "rag_lookup", query=("word%d " % i) * 200_000).state
+        s = check(s, "rag_lookup", query=(f"word{i} ") * 200_000).state
     check(s, "rag_lookup", query="a" * 200_000)
     assert time.perf_counter() - t0 < 2.0
 
