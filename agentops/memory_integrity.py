@@ -1,0 +1,1406 @@
+"""Lint a markdown agent memory directory: dead links, silent merges, load limit, orphans.
+
+FAILURE GUARDED AGAINST
+    A markdown agent memory is a directory holding an index (``MEMORY.md``, loaded at
+    session start) and one topic file per fact, cross-referenced with ``[[wiki-links]]``.
+    It rots without a single error: index lines keep pointing at files that were deleted
+    or renamed; two distinct facts end up listed against one file (a silent merge, the
+    second fact was written over the first); the index grows past what the harness
+    loads at session start (its first 200 lines or 25,000 characters, whichever ends
+    first) so its tail silently never loads; topic files exist that no index line
+    reaches; and parallel sessions write the same fact twice under near-identical names
+    (``feedback_retry_backoff_rule.md`` and ``feedback_backoff_retry_rule.md``).
+
+THE FIX
+    ``lint_memory_integrity`` runs six zero-model checks over names, links and
+    frontmatter (``CHECKS``): dead index links, index links sharing one target under
+    unrelated titles, an index over the load limit (measured the way the harness loads
+    it: frontmatter and block HTML comments stripped, surrounding whitespace trimmed, a
+    line cap then a character cap in UTF-16 code units), dangling wiki links, orphan
+    files and near-duplicate names within one memory type. ``build_memory_link_graph``
+    gives the backlink graph; ``suggest_memory_repairs`` proposes one repair per finding
+    (nearest-name candidates, merge survivors, index pointers, prune candidates);
+    ``compact_index_lines`` proposes shortened index lines. Nothing here edits anything:
+    every repair is a suggestion.
+
+POSTURE
+    Fail-soft. A malformed or ambiguous input yields no finding, never an exception and
+    never a wrong finding; options of the wrong type fall back to their defaults.
+    Absence is its own answer: every result carries ``swept`` and a ``Coverage``, and
+    ``swept=False`` (NOTHING SWEPT) is a probe failure, never "clean". Each input entry
+    is read once (the inventory is copied before anything is decided).
+
+    Choices where the contract is silent: the frontmatter block is ``text[3:i]`` for the
+    closing ``"\\n---"`` at ``i``, so its first block line is whatever follows the opening
+    ``---`` on its line; an index whose loaded view is empty (only frontmatter, comments
+    and whitespace) is never over any limit, even with a caller-measured ``index_bytes``;
+    titles and names are stripped with ``str.strip()``; "whitespace" in link targets, slug
+    separators and compaction heads is Unicode whitespace (``str.isspace``); a compaction
+    head's link title may be empty.
+
+WHAT THIS DOES NOT CATCH
+    - Correctness of a memory: only presence and reference are checked, never whether a
+      fact is true or current.
+    - Duplicates under different wording (``retry_policy`` vs ``backoff_rules``), across
+      memory types, or in files without any type; and two facts listed against one file
+      whose titles share words (title Jaccard >= 0.2) are not a silent merge.
+    - Index links with anchors, paths, query strings or schemes (``x.md#s``,
+      ``sub/x.md``, ``https://...``) are not memory links: never dead, never
+      referencing (the file they point at may read as an orphan).
+    - Wiki links inside code blocks and frontmatter count. Frontmatter is read line by
+      line, not as YAML: a top-level ``type:`` wins, else an indented ``type:`` under any
+      parent key is taken; a ``description`` is one line (a folded or multi-line value
+      reads as none).
+    - A file that exists but was left out of ``files`` is invisible: coverage cannot
+      tell 3-of-3 from 3-of-400; comparing with a known total is the caller's job.
+    - The load view approximates the harness's markdown reading: only comment blocks
+      that start a line (at most 3 spaces in) and end one are stripped, the fence rule is
+      simplified, and blank lines left next to a stripped block count although the
+      harness may drop them. Where it differs it counts more than loads, never less.
+    - Characters are UTF-16 code units. If a harness version measures its "25KB" in UTF-8
+      bytes, a non-ASCII index can be cut earlier than reported (``budget_bytes=25000``
+      checks that reading too). Harness versions older than 2.1.211, which counted
+      frontmatter and comments, are not modelled.
+
+LINEAGE
+    The silent-merge check is entity-resolution hygiene from knowledge graphs (one node,
+    two unrelated labels). The backlink graph and the suggest-only repair pass adapt the
+    self-wiring link graph and "dream cycle" repair of the gbrain project, with pattern
+    matching in place of a model. The load limit follows the harness's own index loader
+    (a line cap, then a character cap, measured after frontmatter and block HTML
+    comments are stripped). The swept/coverage report applies the
+    checks-that-cant-fail pattern: a sweep that reached nothing says NOTHING SWEPT.
+    Near-duplicate search uses prefix filtering over an inverted index, the standard
+    exact set-similarity join technique.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Iterable, Mapping
+from typing import NamedTuple
+
+__all__ = [
+    "CHECKS",
+    "DEFAULT_INDEX_BUDGET_BYTES",
+    "DEFAULT_INDEX_MAX_CHARS",
+    "DEFAULT_INDEX_MAX_LINES",
+    "DEFAULT_MAX_INDEX_LINE_LENGTH",
+    "DEFAULT_PRUNE_LIMIT",
+    "DUPLICATE_TARGET_MAX_JACCARD",
+    "HUB_MIN_BACKLINKS",
+    "INDEX_FILE_NAME",
+    "INDEX_LIMITS",
+    "NEAR_DUPLICATE_MIN_JACCARD",
+    "REPAIR_MIN_JACCARD",
+    "STOPWORDS",
+    "Compaction",
+    "Coverage",
+    "DanglingLink",
+    "Edge",
+    "Finding",
+    "Frontmatter",
+    "GraphNode",
+    "Hub",
+    "IndexLink",
+    "LineChange",
+    "LinkGraph",
+    "LintResult",
+    "MemoryFile",
+    "PruneCandidate",
+    "Repair",
+    "RepairResult",
+    "SkippedLine",
+    "build_memory_link_graph",
+    "compact_index_lines",
+    "extract_index_links",
+    "extract_wiki_links",
+    "lint_memory_integrity",
+    "normalize_slug",
+    "parse_frontmatter",
+    "suggest_memory_repairs",
+    "suggest_prune_candidates",
+]
+
+INDEX_FILE_NAME = "MEMORY.md"
+DEFAULT_INDEX_MAX_LINES = 200  # the harness loads at most this many index lines
+DEFAULT_INDEX_MAX_CHARS = 25000  # ... and at most this many characters (UTF-16 units)
+DEFAULT_INDEX_BUDGET_BYTES = 24985  # floor(24.4 * 1024): the former default; bytes are opt-in
+INDEX_LIMITS = ("lines", "chars", "bytes")  # the limit names, in tie-break order
+DUPLICATE_TARGET_MAX_JACCARD = 0.2  # titles below this are "different facts"
+NEAR_DUPLICATE_MIN_JACCARD = 0.7  # names at/above this are near-duplicates
+REPAIR_MIN_JACCARD = 0.4  # "did you mean" candidates at/above this
+HUB_MIN_BACKLINKS = 3
+DEFAULT_MAX_INDEX_LINE_LENGTH = 200
+DEFAULT_PRUNE_LIMIT = 5
+STOPWORDS: frozenset[str] = frozenset({
+    "a", "an", "and", "as", "at", "by", "for", "from", "in", "is", "it", "of", "on", "or",
+    "the", "to", "vs", "via", "with",
+})
+CHECKS = (
+    "dead-index-link",
+    "duplicate-link-target",
+    "index-over-budget",
+    "dangling-wiki-link",
+    "orphan-memory-file",
+    "near-duplicate-slug",
+)
+
+# Thresholds as exact fractions (numerator, denominator) for the prefix filters:
+# a float ratio s/u compares with these constants exactly as 10*s >= 7*u would.
+_NEAR_NUM, _NEAR_DEN = 7, 10
+_REPAIR_NUM, _REPAIR_DEN = 4, 10
+_INDEX_LOWER = "memory.md"
+_QUOTES = "\"'"
+_LOAD_WS = " \t\r\n\x0b\x0c"  # what the loaded index is trimmed of
+_LINE_WS = " \t\r\x0b\x0c"  # the same, without the line feed
+_COMPACT_SEPARATORS = "—:·-"
+_ELLIPSIS = "…"
+_PRUNE_TEXT_CHARS = 100
+
+_SLUG_SEP_RE = re.compile(r"[-_\s]+")
+_TOKEN_RE = re.compile(r"[a-z0-9%]+")
+_TYPE_PREFIX_RE = re.compile(r"[A-Za-z]+_")
+_NAME_TYPE_RE = re.compile(r"([A-Za-z]+)_")
+_SCHEME_RE = re.compile(r"[A-Za-z]+:")
+_TARGET_STOP_RE = re.compile(r"[)\s]")
+_WIKI_STOP_RE = re.compile(r"[\]\r\n]")
+_SCALAR_BAD_RE = re.compile(r"[\"'\r\n]")
+_TYPE_VALUE_RE = re.compile(r"[ \t]*[\"']?([A-Za-z][A-Za-z0-9_-]*)[\"']?[ \t\r]*")
+_INDENTED_TYPE_RE = re.compile(r"[ \t]+type:")
+_DATE_RE = re.compile(r"(?<![A-Za-z0-9_])[0-9]{4}-[0-9]{2}-[0-9]{2}(?![A-Za-z0-9_])")
+_BULLET_RE = re.compile(r"\s*[-*]\s")
+_WIKI_HEAD_RE = re.compile(r"\[\[[^\]]+\]\]")
+_MD_LINK_HEAD_RE = re.compile(r"\[[^\]]*\]\([^)]*\)")
+
+
+class MemoryFile(NamedTuple):
+    """One inventory entry: a file name and its text (``None``: the read failed)."""
+
+    name: str
+    content: str | None = None
+
+
+class Frontmatter(NamedTuple):
+    name: str | None
+    memory_type: str | None
+    description: str | None = None
+
+
+class IndexLink(NamedTuple):
+    title: str
+    target: str
+    line: int
+
+
+class Finding(NamedTuple):
+    check: str
+    severity: str
+    message: str
+    subject: str
+    files: tuple[str, ...] = ()
+    target: str | None = None
+    titles: tuple[str, ...] = ()
+    lines: tuple[int, ...] = ()
+    wiki: str | None = None
+    memory_type: str | None = None
+    similarity: float | None = None
+    index_bytes: int | None = None
+    budget_bytes: int | None = None
+    limit: str | None = None
+    over: int | None = None
+    first_unloaded_line: int | None = None
+    index_lines: int | None = None
+    index_chars: int | None = None
+
+
+class Coverage(NamedTuple):
+    reached: int
+    skipped: int
+    malformed: int
+    contentless: int
+    index_excluded: int
+    index_read: bool
+
+
+class LintResult(NamedTuple):
+    findings: tuple[Finding, ...]
+    swept: bool
+    coverage: Coverage
+
+
+class GraphNode(NamedTuple):
+    file: str
+    memory_type: str | None
+    outbound_count: int
+    backlink_count: int
+
+
+class Edge(NamedTuple):
+    source: str
+    target: str
+
+
+class Hub(NamedTuple):
+    file: str
+    backlink_count: int
+
+
+class DanglingLink(NamedTuple):
+    file: str
+    wiki: str
+
+
+class LinkGraph(NamedTuple):
+    nodes: tuple[GraphNode, ...]
+    edges: tuple[Edge, ...]
+    backlinks: dict[str, tuple[str, ...]]
+    unlinked: tuple[str, ...]
+    hubs: tuple[Hub, ...]
+    dangling: tuple[DanglingLink, ...]
+
+
+class PruneCandidate(NamedTuple):
+    line: int
+    date: str
+    size_bytes: int
+    text: str
+    size_chars: int
+
+
+class Repair(NamedTuple):
+    kind: str
+    severity: str
+    message: str
+    finding: Finding
+    candidate: str | None = None
+    survivor: str | None = None
+    over_bytes: int | None = None
+    prune: tuple[PruneCandidate, ...] = ()
+    over_lines: int | None = None
+    over_chars: int | None = None
+
+
+class RepairResult(NamedTuple):
+    repairs: tuple[Repair, ...]
+    swept: bool
+    coverage: Coverage
+
+
+class LineChange(NamedTuple):
+    line: int
+    before_chars: int
+    after_chars: int
+    saved_bytes: int
+    after: str
+
+
+class SkippedLine(NamedTuple):
+    line: int
+    reason: str
+
+
+class Compaction(NamedTuple):
+    text: str
+    changes: tuple[LineChange, ...]
+    skipped: tuple[SkippedLine, ...]
+    saved_bytes: int
+    before_bytes: int
+    after_bytes: int
+
+
+# ---------------------------------------------------------------- small helpers
+
+
+def _text(value: object) -> str:
+    """A text argument as an exact ``str``; anything that is not a ``str`` reads as ``""``."""
+    if isinstance(value, str):
+        return value if type(value) is str else str.__str__(value)
+    return ""
+
+
+def _pos_int(value: object, default: int, minimum: int) -> int:
+    """``value`` if it is an ``int`` (not ``bool``) >= ``minimum``, else ``default``."""
+    if isinstance(value, int) and not isinstance(value, bool) and value >= minimum:
+        return int(value)
+    return default
+
+
+def _u8(text: str) -> int:
+    """UTF-8 length; a lone surrogate counts 3 bytes (as with ``surrogatepass``)."""
+    return len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
+
+
+def _u16(text: str) -> int:
+    """UTF-16 length in code units: a code point above U+FFFF counts 2."""
+    return len(text) if text.isascii() else len(text.encode("utf-16-le", "surrogatepass")) // 2
+
+
+def _lines(text: str) -> list[str]:
+    """Lines per the contract: split on LF only; one CR right before an LF is dropped."""
+    parts = text.split("\n")
+    last = len(parts) - 1
+    for i in range(last):
+        if parts[i].endswith("\r"):
+            parts[i] = parts[i][:-1]
+    return parts
+
+
+def normalize_slug(name: object) -> str:
+    """Lowercase, drop one trailing ``.md``, each run of ``-``/``_``/whitespace -> ``-``."""
+    if not isinstance(name, str):
+        return ""
+    low = _text(name).lower()
+    if low.endswith(".md"):
+        low = low[:-3]
+    return _SLUG_SEP_RE.sub("-", low)
+
+
+def _name_tokens(text: str) -> list[str]:
+    return [t for t in _TOKEN_RE.findall(text.lower()) if t not in STOPWORDS]
+
+
+def _title_tokens(text: str) -> list[str]:
+    return [t for t in _TOKEN_RE.findall(text.lower())
+            if len(t) > 1 and not t.isdigit() and t not in STOPWORDS]
+
+
+def _jaccard(a: set[str], b: set[str]) -> float | None:
+    if not a or not b:
+        return None
+    shared = len(a & b)
+    return shared / (len(a) + len(b) - shared)
+
+
+def _strip_md(name: str) -> str:
+    return name[:-3] if name.lower().endswith(".md") else name
+
+
+def _name_type(name: str) -> str | None:
+    match = _NAME_TYPE_RE.match(name)
+    return match.group(1).lower() if match else None
+
+
+def _prefix_length(size: int, num: int, den: int) -> int:
+    """How many rarest-first tokens a set of ``size`` must index so that any two sets
+    with similarity >= num/den share one: ``size - ceil(size*num/den) + 1``."""
+    return size - (size * num + den - 1) // den + 1
+
+
+# ---------------------------------------------------------------- frontmatter
+
+
+def _frontmatter_block(text: str) -> str | None:
+    if not text.startswith("---"):
+        return None
+    close = text.find("\n---", 3)
+    if close < 0:
+        return None
+    return text[3:close]
+
+
+def _scalar_value(rest: str) -> tuple[bool, str | None]:
+    """Does ``rest`` (after ``name:``) have the shape
+    ``[ \\t]*["']?[^"'\\r\\n]+["']?[ \\t\\r]*``? Returns (matched, stripped value or None).
+    Decided without backtracking: the quote/no-quote choices on each side are tried."""
+    size = len(rest)
+    lead = size - len(rest.lstrip(" \t"))
+    trail = len(rest.rstrip(" \t\r"))
+    starts = []
+    if lead < size and rest[lead] in _QUOTES:
+        starts.append(lead + 1)
+    starts.append(0)
+    cr = rest.find("\r", trail)
+    ends = []
+    if trail > 0 and rest[trail - 1] in _QUOTES:
+        ends.append(trail - 1)
+    ends.append(size if cr < 0 else cr)
+    for a in starts:
+        for b in ends:
+            if b > a and _SCALAR_BAD_RE.search(rest, a, b) is None:
+                value = rest[a:b].strip()
+                return True, (value or None)
+    return False, None
+
+
+def _type_value(rest: str) -> str | None:
+    match = _TYPE_VALUE_RE.fullmatch(rest)
+    return match.group(1).lower() if match else None
+
+
+def parse_frontmatter(content: object) -> Frontmatter:
+    """``name``, ``type`` and ``description`` of a leading ``---`` block, read line by
+    line (not as YAML). No block, or a non-``str`` argument: all ``None``."""
+    block = _frontmatter_block(_text(content))
+    if block is None:
+        return Frontmatter(None, None, None)
+    name: str | None = None
+    name_seen = False
+    top_type: str | None = None
+    nested_type: str | None = None
+    description: str | None = None
+    description_seen = False
+    for line in _lines(block):
+        if not name_seen and line.startswith("name:"):
+            matched, value = _scalar_value(line[5:])
+            if matched:
+                name_seen = True
+                name = value
+        elif line.startswith("type:"):
+            if top_type is None:
+                top_type = _type_value(line[5:])
+        elif not description_seen and line.startswith("description:"):
+            description_seen = True
+            description = _description_value(line[12:])
+        elif nested_type is None and top_type is None and line[:1] in (" ", "\t"):
+            match = _INDENTED_TYPE_RE.match(line)
+            if match:
+                nested_type = _type_value(line[match.end():])
+    return Frontmatter(name, top_type if top_type is not None else nested_type, description)
+
+
+def _description_value(rest: str) -> str | None:
+    value = rest.strip(" \t\r")
+    if value[:1] in ("|", ">"):
+        return None
+    if len(value) >= 2 and value[0] in _QUOTES and value[-1] == value[0]:
+        value = value[1:-1]
+    return value or None
+
+
+# ---------------------------------------------------------------- link scanners
+
+
+def _scan_index_line(line: str, number: int, out: list[IndexLink]) -> None:
+    """Leftmost-first ``[title](target)`` matches of one line, in linear time."""
+    pos = 0
+    stop_from = -1
+    stop_at = -1
+    while True:
+        start = line.find("[", pos)
+        if start < 0:
+            return
+        close = line.find("]", start + 1)
+        if close < 0:
+            return
+        if close == start + 1:  # empty title for this '['; later '[' are after ']'
+            pos = close
+            continue
+        if not line.startswith("(", close + 1):
+            pos = close + 1
+            continue
+        begin = close + 2
+        if stop_from < 0 or 0 <= stop_at < begin:
+            found = _TARGET_STOP_RE.search(line, begin)
+            stop_at = found.start() if found else -1
+            stop_from = begin
+        end = stop_at
+        if end < 0:
+            return  # no ')' or whitespace anywhere after: no later link can close
+        if end == begin or line[end] != ")":
+            pos = close + 1
+            continue
+        pos = end + 1
+        if start > 0 and line[start - 1] == "!":
+            continue
+        target = line[begin:end]
+        if (not target.lower().endswith(".md") or "/" in target or "\\" in target
+                or _SCHEME_RE.match(target)):
+            continue
+        out.append(IndexLink(line[start + 1:close].strip(), target, number))
+
+
+def _index_links(text: str) -> list[IndexLink]:
+    out: list[IndexLink] = []
+    if "](" not in text:
+        return out
+    for number, line in enumerate(_lines(text), 1):
+        if "](" in line:
+            _scan_index_line(line, number, out)
+    return out
+
+
+def extract_index_links(index_text: object) -> tuple[IndexLink, ...]:
+    """Memory-local ``[title](target.md)`` links of an index, per line, left to right."""
+    return tuple(_index_links(_text(index_text)))
+
+
+def _wiki_links(content: str) -> list[str]:
+    out: list[str] = []
+    pos = 0
+    find = content.find
+    while True:
+        start = find("[[", pos)
+        if start < 0:
+            return out
+        found = _WIKI_STOP_RE.search(content, start + 2)
+        if found is None:
+            return out
+        stop = found.start()
+        if stop > start + 2 and content.startswith("]]", stop):
+            inner = content[start + 2:stop]
+            name = inner.split("|", 1)[0].split("#", 1)[0].strip()
+            if name:
+                out.append(name)
+            pos = stop + 2
+        else:
+            pos = stop + 1
+
+
+def extract_wiki_links(content: object) -> tuple[str, ...]:
+    """``[[name]]`` links (alias after ``|`` and heading after ``#`` cut), in order."""
+    return tuple(_wiki_links(_text(content)))
+
+
+# ---------------------------------------------------------------- the index load view
+
+
+class _LoadView(NamedTuple):
+    lines: list[tuple[int, str]]  # (MEMORY.md line number, loaded text of that line)
+    raw: list[str]  # the MEMORY.md lines (contract lines: CR before LF dropped)
+    index_lines: int
+    index_chars: int
+    index_bytes: int
+
+
+def _load_view(text: str) -> _LoadView:
+    raw = text.split("\n")
+    count = len(raw)
+    first = 0
+    block = _frontmatter_block(text)
+    if block is not None:
+        first = text.count("\n", 0, len(block) + 4) + 1
+    starts: list[int] = []
+    offset = 0
+    for line in raw:
+        starts.append(offset)
+        offset += len(line) + 1
+    kept: list[int] = []
+    fence = ""
+    fence_len = 0
+    searched_from = -1
+    searched_at = -1
+    i = first
+    while i < count:
+        line = raw[i]
+        body = line.lstrip(" ")
+        indent = len(line) - len(body)
+        if fence:
+            kept.append(i)
+            if indent <= 3 and body.startswith(fence):
+                run = len(body) - len(body.lstrip(fence[0]))
+                if run >= fence_len and not body[run:].strip(" \t\r"):
+                    fence = ""
+            i += 1
+            continue
+        if indent <= 3:
+            head = body[:3]
+            if head in ("```", "~~~"):
+                fence = head
+                fence_len = len(body) - len(body.lstrip(head[0]))
+                kept.append(i)
+                i += 1
+                continue
+            if body.startswith("<!--"):
+                begin = starts[i] + indent + 4
+                if searched_from < 0 or not (searched_at < 0 or searched_at >= begin):
+                    searched_at = text.find("-->", begin)
+                    searched_from = begin
+                close = searched_at
+                if close >= 0:
+                    j = bisect_right(starts, close) - 1
+                    if not raw[j][close - starts[j] + 3:].strip(" \t\r"):
+                        i = j + 1
+                        continue
+        kept.append(i)
+        i += 1
+    lo = 0
+    hi = len(kept)
+    while lo < hi and not raw[kept[lo]].strip(_LINE_WS):
+        lo += 1
+    while hi > lo and not raw[kept[hi - 1]].strip(_LINE_WS):
+        hi -= 1
+    loaded = [(k + 1, raw[k]) for k in kept[lo:hi]]
+    if loaded:
+        loaded[0] = (loaded[0][0], loaded[0][1].lstrip(_LINE_WS))
+        loaded[-1] = (loaded[-1][0], loaded[-1][1].rstrip(_LINE_WS))
+    chars = sum(_u16(piece) for _, piece in loaded) + max(len(loaded) - 1, 0)
+    size = sum(_u8(piece) for _, piece in loaded) + max(len(loaded) - 1, 0)
+    contract = raw
+    for idx in range(count - 1):
+        if raw[idx].endswith("\r"):
+            if contract is raw:
+                contract = list(raw)
+            contract[idx] = raw[idx][:-1]
+    return _LoadView(loaded, contract, len(loaded), chars, size)
+
+
+class _Budget(NamedTuple):
+    limit: str
+    over: int
+    first_unloaded_line: int | None
+    index_lines: int
+    index_chars: int
+    byte_size: int | None  # the byte size compared; None when the byte limit is off
+    budget_bytes: int | None
+    over_lines: int | None
+    over_chars: int | None
+    over_bytes: int | None
+
+
+def _budget(view: _LoadView, max_lines: int, max_chars: int,
+            budget: int | None, given_bytes: int | None) -> _Budget | None:
+    if not view.lines:
+        return None
+    over_lines = view.index_lines - max_lines if view.index_lines > max_lines else None
+    over_chars = view.index_chars - max_chars if view.index_chars > max_chars else None
+    byte_size: int | None = None
+    over_bytes: int | None = None
+    if budget is not None:
+        byte_size = given_bytes if given_bytes is not None else view.index_bytes
+        over_bytes = byte_size - budget if byte_size > budget else None
+    if over_lines is None and over_chars is None and over_bytes is None:
+        return None
+    text_bytes = budget is not None and given_bytes is None
+    limit = ""
+    first: int | None = None
+    if over_lines is not None or over_chars is not None or (text_bytes and over_bytes):
+        chars = -1
+        size = -1
+        for k, (number, piece) in enumerate(view.lines, 1):
+            chars += 1 + _u16(piece)
+            failed = [k > max_lines, chars > max_chars, False]
+            if text_bytes:
+                size += 1 + _u8(piece)
+                failed[2] = size > (budget or 0)
+            if any(failed):
+                limit = INDEX_LIMITS[failed.index(True)]
+                first = number
+                break
+    else:
+        limit = "bytes"
+    over = {"lines": over_lines, "chars": over_chars, "bytes": over_bytes}[limit]
+    return _Budget(limit, over or 0, first, view.index_lines, view.index_chars, byte_size,
+                   budget, over_lines, over_chars, over_bytes)
+
+
+def _budget_message(b: _Budget, max_lines: int, max_chars: int) -> str:
+    measures = {"lines": (b.index_lines, max_lines, "lines"),
+                "chars": (b.index_chars, max_chars, "characters (UTF-16 units)"),
+                "bytes": (b.byte_size, b.budget_bytes, "bytes")}
+    measure, cap, unit = measures[b.limit]
+    text = (f"{INDEX_FILE_NAME} is over the {b.limit} limit: {measure} {unit} loaded against "
+            f"a limit of {cap} (over by {b.over})")
+    if b.first_unloaded_line is not None:
+        text += f"; line {b.first_unloaded_line} and everything after it never loads"
+    others = [name for name, over in (("lines", b.over_lines), ("chars", b.over_chars),
+                                      ("bytes", b.over_bytes))
+              if over is not None and name != b.limit]
+    for name in others:
+        m, c, u = measures[name]
+        text += f"; also over the {name} limit ({m} {u} against {c})"
+    return text
+
+
+# ---------------------------------------------------------------- the inventory
+
+
+class _Inventory:
+    """The inventory, copied once, classified, with the resolution tables (§4.8)."""
+
+    def __init__(self, files: object) -> None:
+        self.malformed = 0
+        self.contentless = 0
+        self.index_excluded = 0
+        self.order: list[str] = []  # well-formed non-index entries, inventory order
+        self.reached: list[tuple[str, str]] = []
+        self.front: dict[str, Frontmatter] = {}
+        self.slug_first: dict[str, str] = {}
+        self.front_first: dict[str, str] = {}
+        self._cache: dict[str, str | None] = {}
+        seen: set[str] = set()
+        for entry in _entries(files):
+            name, content, ok = _read_entry(entry)
+            if not ok or name in seen:
+                self.malformed += 1
+                continue
+            seen.add(name)
+            if name.lower() == _INDEX_LOWER:
+                self.index_excluded += 1
+                continue
+            self.order.append(name)
+            slug = normalize_slug(name)
+            if slug not in self.slug_first:
+                self.slug_first[slug] = name
+            if content is None:
+                self.contentless += 1
+                continue
+            self.reached.append((name, content))
+            if content.startswith("---"):
+                front = parse_frontmatter(content)
+                self.front[name] = front
+                if front.name is not None:
+                    key = normalize_slug(front.name)
+                    if key not in self.front_first:
+                        self.front_first[key] = name
+        self.names = seen
+
+    def coverage(self, index_read: bool) -> Coverage:
+        skipped = self.malformed + self.contentless + self.index_excluded
+        return Coverage(len(self.reached), skipped, self.malformed, self.contentless,
+                        self.index_excluded, index_read)
+
+    def frontmatter(self, name: str) -> Frontmatter:
+        return self.front.get(name, _NO_FRONT)
+
+    def memory_type(self, name: str) -> str | None:
+        declared = self.frontmatter(name).memory_type
+        return declared if declared is not None else _name_type(name)
+
+    def resolve(self, ref: str) -> str | None:
+        cache = self._cache
+        if ref in cache:
+            return cache[ref]
+        found: str | None
+        if ref in self.names and ref.lower() != _INDEX_LOWER:
+            found = ref
+        else:
+            key = normalize_slug(ref)
+            found = self.slug_first.get(key)
+            if found is None:
+                found = self.front_first.get(key)
+        cache[ref] = found
+        return found
+
+
+_NO_FRONT = Frontmatter(None, None, None)
+
+
+def _entries(files: object) -> list[object]:
+    if files is None or isinstance(files, (str, bytes, bytearray, memoryview)):
+        return []
+    try:
+        if isinstance(files, Mapping):
+            return list(files.items())
+        if isinstance(files, Iterable):
+            return list(files)
+    except Exception:
+        return []
+    return []
+
+
+def _read_entry(entry: object) -> tuple[str, str | None, bool]:
+    """(name, content or None, well-formed?) with each field read once."""
+    try:
+        if isinstance(entry, (tuple, list)):
+            if len(entry) != 2:
+                return "", None, False
+            name, content = entry[0], entry[1]
+        elif isinstance(entry, Mapping):
+            name = entry.get("name")
+            content = entry.get("content")
+        else:
+            return "", None, False
+    except Exception:
+        return "", None, False
+    if not isinstance(name, str) or not name:
+        return "", None, False
+    return _text(name), (_text(content) if isinstance(content, str) else None), True
+
+
+# ---------------------------------------------------------------- the checks
+
+
+class _Context(NamedTuple):
+    inventory: _Inventory
+    index_text: str
+    index_read: bool
+    links: list[IndexLink]
+    resolved: list[str | None]
+    referenced: set[str]
+    budget: _Budget | None
+    max_lines: int
+    max_chars: int
+
+
+def _context(index_text: object, files: object, max_lines: object, max_chars: object,
+             budget_bytes: object, index_bytes: object) -> _Context:
+    text = _text(index_text)
+    lines_cap = _pos_int(max_lines, DEFAULT_INDEX_MAX_LINES, 1)
+    chars_cap = _pos_int(max_chars, DEFAULT_INDEX_MAX_CHARS, 1)
+    budget: int | None = _pos_int(budget_bytes, 0, 1) or None
+    given: int | None = _pos_int(index_bytes, -1, 0)
+    if budget is None or given == -1:
+        given = None
+    inventory = _Inventory(files)
+    links = _index_links(text)
+    resolved = [inventory.resolve(link.target) for link in links]
+    referenced = {r for r in resolved if r is not None}
+    view_budget = None
+    if text:
+        view_budget = _budget(_load_view(text), lines_cap, chars_cap, budget, given)
+    return _Context(inventory, text, text != "", links, resolved, referenced, view_budget,
+                    lines_cap, chars_cap)
+
+
+def _near_duplicates(inventory: _Inventory) -> list[tuple[int, int, float, str]]:
+    """Pairs (i, j), i < j, of reached files of one type with name-token Jaccard >= 0.7,
+    exactly as all pairs would give, found by prefix filtering over token postings."""
+    groups: dict[str, list[tuple[int, frozenset[str]]]] = {}
+    for index, (name, _content) in enumerate(inventory.reached):
+        kind = inventory.memory_type(name)
+        if kind is None:
+            continue
+        stem = _strip_md(name)
+        prefix = _TYPE_PREFIX_RE.match(stem)
+        if prefix:
+            stem = stem[prefix.end():]
+        tokens = frozenset(_name_tokens(stem))
+        if tokens:
+            groups.setdefault(kind, []).append((index, tokens))
+    pairs: list[tuple[int, int, float, str]] = []
+    for kind, members in groups.items():
+        if len(members) < 2:
+            continue
+        freq: dict[str, int] = {}
+        for _, tokens in members:
+            for token in tokens:
+                freq[token] = freq.get(token, 0) + 1
+        postings: dict[str, list[int]] = {}
+        for position, (index, tokens) in enumerate(members):
+            size = len(tokens)
+            ordered = sorted(tokens, key=lambda t: (freq[t], t))
+            seen: set[int] = set()
+            for token in ordered[:_prefix_length(size, _NEAR_NUM, _NEAR_DEN)]:
+                bucket = postings.get(token)
+                if bucket is None:
+                    postings[token] = [position]
+                    continue
+                seen.update(bucket)
+                bucket.append(position)
+            for other in seen:
+                other_index, other_tokens = members[other]
+                shared = len(tokens & other_tokens)
+                similarity = shared / (size + len(other_tokens) - shared)
+                if similarity >= NEAR_DUPLICATE_MIN_JACCARD:
+                    pairs.append((other_index, index, similarity, kind))
+    pairs.sort()
+    return pairs
+
+
+def _findings(ctx: _Context) -> list[Finding]:
+    inv = ctx.inventory
+    out: list[Finding] = []
+    # dead-index-link
+    for link, target in zip(ctx.links, ctx.resolved, strict=True):
+        if target is None:
+            out.append(Finding(
+                "dead-index-link", "warn",
+                f"{INDEX_FILE_NAME} line {link.line}: [{link.title}]({link.target}) points at "
+                f"no memory file", link.target, target=link.target, titles=(link.title,),
+                lines=(link.line,)))
+    # duplicate-link-target
+    by_file: dict[str, list[IndexLink]] = {}
+    for link, target in zip(ctx.links, ctx.resolved, strict=True):
+        if target is not None:
+            by_file.setdefault(target, []).append(link)
+    for file, group in by_file.items():
+        if len(group) < 2:
+            continue
+        token_sets = [set(_title_tokens(link.title)) for link in group]
+        for i in range(len(group)):
+            for j in range(i + 1, len(group)):
+                similarity = _jaccard(token_sets[i], token_sets[j])
+                if similarity is None or similarity >= DUPLICATE_TARGET_MAX_JACCARD:
+                    continue
+                one, two = group[i], group[j]
+                out.append(Finding(
+                    "duplicate-link-target", "warn",
+                    f"{file} is the target of unrelated index lines {one.line} [{one.title}] "
+                    f"and {two.line} [{two.title}] (title similarity {similarity:.2f}): two "
+                    f"facts may have been merged into one file", file, files=(file,),
+                    target=file, titles=(one.title, two.title), lines=(one.line, two.line),
+                    similarity=similarity))
+    # index-over-budget
+    cut = ctx.budget
+    if cut is not None:
+        out.append(Finding(
+            "index-over-budget", "warn", _budget_message(cut, ctx.max_lines, ctx.max_chars),
+            INDEX_FILE_NAME, index_bytes=cut.byte_size, budget_bytes=cut.budget_bytes,
+            limit=cut.limit, over=cut.over, first_unloaded_line=cut.first_unloaded_line,
+            index_lines=cut.index_lines, index_chars=cut.index_chars))
+    # dangling-wiki-link
+    for name, content in inv.reached:
+        if "[[" not in content:
+            continue
+        for wiki in _wiki_links(content):
+            if inv.resolve(wiki) is None:
+                out.append(Finding(
+                    "dangling-wiki-link", "info",
+                    f"{name}: [[{wiki}]] resolves to no memory file", name, files=(name,),
+                    wiki=wiki))
+    # orphan-memory-file
+    for name, _content in inv.reached:
+        if name not in ctx.referenced:
+            out.append(Finding(
+                "orphan-memory-file", "info",
+                f"{name} is reached by no {INDEX_FILE_NAME} link", name, files=(name,)))
+    # near-duplicate-slug
+    for i, j, similarity, kind in _near_duplicates(inv):
+        first, second = inv.reached[i][0], inv.reached[j][0]
+        out.append(Finding(
+            "near-duplicate-slug", "info",
+            f"{first} and {second} ({kind}) have near-identical names (similarity "
+            f"{similarity:.2f}): possibly one fact written twice", f"{first} + {second}",
+            files=(first, second), memory_type=kind, similarity=similarity))
+    return [f._replace(message=_one_line(f.message)) for f in out]
+
+
+def _one_line(message: str) -> str:
+    """A message on one line: a CR or LF inside a file name is shown escaped."""
+    if "\n" in message or "\r" in message:
+        return message.replace("\r", "\\r").replace("\n", "\\n")
+    return message
+
+
+def lint_memory_integrity(
+    index_text: object = None,
+    files: object = None,
+    *,
+    max_lines: object = DEFAULT_INDEX_MAX_LINES,
+    max_chars: object = DEFAULT_INDEX_MAX_CHARS,
+    budget_bytes: object = None,
+    index_bytes: object = None,
+) -> LintResult:
+    """The six checks over an index text and an inventory of files. Read ``swept``
+    first: ``swept=False`` is NOTHING SWEPT, never a pass."""
+    ctx = _context(index_text, files, max_lines, max_chars, budget_bytes, index_bytes)
+    coverage = ctx.inventory.coverage(ctx.index_read)
+    swept = coverage.reached > 0 or ctx.index_read
+    if not swept:
+        return LintResult((), False, coverage)
+    return LintResult(tuple(_findings(ctx)), True, coverage)
+
+
+# ---------------------------------------------------------------- link graph
+
+
+def build_memory_link_graph(files: object = None) -> LinkGraph:
+    """Wiki-link graph of the inventory: edges, backlinks, unlinked files, hubs."""
+    inv = _Inventory(files)
+    outbound: dict[str, list[str]] = {}
+    dangling: list[DanglingLink] = []
+    for name, content in inv.reached:
+        targets: list[str] = []
+        seen: set[str] = set()
+        for wiki in _wiki_links(content) if "[[" in content else ():
+            target = inv.resolve(wiki)
+            if target is None:
+                dangling.append(DanglingLink(name, wiki))
+            elif target != name and target not in seen:
+                seen.add(target)
+                targets.append(target)
+        outbound[name] = targets
+    sources: dict[str, list[str]] = {}
+    edges: list[Edge] = []
+    for name in inv.order:
+        for target in outbound.get(name, ()):
+            edges.append(Edge(name, target))
+            sources.setdefault(target, []).append(name)
+    nodes = sorted(
+        (GraphNode(name, inv.memory_type(name), len(outbound.get(name, ())),
+                   len(sources.get(name, ()))) for name in inv.order),
+        key=lambda node: (-node.backlink_count, node.file))
+    backlinks = {name: tuple(sorted(sources[name])) for name in inv.order if name in sources}
+    return LinkGraph(
+        tuple(nodes), tuple(edges), backlinks,
+        tuple(node.file for node in nodes if node.backlink_count == 0),
+        tuple(Hub(node.file, node.backlink_count) for node in nodes
+              if node.backlink_count >= HUB_MIN_BACKLINKS),
+        tuple(dangling))
+
+
+# ---------------------------------------------------------------- repairs
+
+
+class _Nearest:
+    """nearest(R) of §7: the best key with name-token Jaccard >= 0.4, via postings."""
+
+    def __init__(self, inv: _Inventory) -> None:
+        keys: dict[str, str] = {}
+        for name in inv.order:
+            candidates = [normalize_slug(name)]
+            front = inv.front.get(name)
+            if front is not None and front.name is not None:
+                candidates.append(normalize_slug(front.name))
+            for key in candidates:
+                if key in keys:
+                    continue
+                target = inv.slug_first.get(key)
+                if target is None:
+                    target = inv.front_first.get(key)
+                if target is not None:
+                    keys[key] = target
+        self.keys: list[tuple[frozenset[str], str]] = []
+        freq: dict[str, int] = {}
+        for key, target in keys.items():
+            tokens = frozenset(_name_tokens(key))
+            self.keys.append((tokens, target))
+            for token in tokens:
+                freq[token] = freq.get(token, 0) + 1
+        self.freq = freq
+        self.postings: dict[str, list[int]] = {}
+        for position, (tokens, _target) in enumerate(self.keys):
+            for token in self._prefix(tokens):
+                self.postings.setdefault(token, []).append(position)
+
+    def _prefix(self, tokens: frozenset[str]) -> list[str]:
+        freq = self.freq
+        ordered = sorted(tokens, key=lambda t: (freq.get(t, 0), t))
+        return ordered[:_prefix_length(len(tokens), _REPAIR_NUM, _REPAIR_DEN)]
+
+    def __call__(self, ref: str) -> str | None:
+        words = frozenset(_name_tokens(normalize_slug(ref)))
+        if not words:
+            return None
+        candidates: set[int] = set()
+        for token in self._prefix(words):
+            candidates.update(self.postings.get(token, ()))
+        best: tuple[float, int] | None = None
+        for position in candidates:
+            tokens = self.keys[position][0]
+            shared = len(words & tokens)
+            similarity = shared / (len(words) + len(tokens) - shared)
+            if similarity < REPAIR_MIN_JACCARD:
+                continue
+            if best is None or similarity > best[0] or (
+                    similarity == best[0] and position < best[1]):
+                best = (similarity, position)
+        return None if best is None else self.keys[best[1]][1]
+
+
+def _repair(finding: Finding, ctx: _Context, nearest: _Nearest) -> Repair | None:
+    check = finding.check
+    inv = ctx.inventory
+    if check == "dead-index-link":
+        candidate = nearest(finding.subject)
+        where = f"{INDEX_FILE_NAME} line {finding.lines[0]}"
+        if candidate is None:
+            message = (f"{where} points at missing {finding.subject}: remove the line or "
+                       f"create the file")
+        else:
+            message = (f"{where} points at missing {finding.subject}: retarget it to "
+                       f"{candidate} or remove the line")
+        return Repair("fix-dead-link", "warn", message, finding, candidate=candidate)
+    if check == "duplicate-link-target":
+        lines = " and ".join(str(n) for n in finding.lines)
+        return Repair("split-shared-target", "warn",
+                      f"{finding.subject} carries unrelated index lines {lines}: split it "
+                      f"into one file per fact, or merge the index lines", finding)
+    if check == "index-over-budget":
+        b = ctx.budget
+        if b is None:  # pragma: no cover - a budget finding always has its measures
+            return None
+        prune = suggest_prune_candidates(ctx.index_text, b.over_bytes or 0,
+                                         over_lines=b.over_lines or 0,
+                                         over_chars=b.over_chars or 0)
+        where = ("" if b.first_unloaded_line is None
+                 else f", from line {b.first_unloaded_line} on nothing loads")
+        message = f"{INDEX_FILE_NAME} is over the {b.limit} limit{where}: "
+        if prune:
+            listed = ", ".join(f"line {c.line} ({c.date})" for c in prune)
+            message += f"prune or move the oldest dated lines: {listed}"
+        else:
+            message += "no dated lines found to prune; shorten or split the index"
+        return Repair("prune-index", "warn", message, finding, over_bytes=b.over_bytes,
+                      prune=prune, over_lines=b.over_lines, over_chars=b.over_chars)
+    if check == "dangling-wiki-link":
+        candidate = nearest(finding.wiki or "")
+        if candidate is None:
+            return None
+        return Repair("fix-dangling-wiki", "info",
+                      f"{finding.subject}: [[{finding.wiki}]] resolves to nothing; did you "
+                      f"mean {candidate}?", finding, candidate=candidate)
+    if check == "orphan-memory-file":
+        name = finding.subject
+        front = inv.frontmatter(name)
+        message = f"{name} is in no index line: add an index pointer, or delete it if stale"
+        if front.description is not None:
+            title = front.name if front.name is not None else _strip_md(name)
+            message += f"; proposed pointer: - [{title}]({name}) — {front.description}"
+        return Repair("index-orphan", "info", message, finding)
+    if check == "near-duplicate-slug":
+        first, second = finding.files
+        in_first, in_second = first in ctx.referenced, second in ctx.referenced
+        if in_first != in_second:
+            survivor = first if in_first else second
+        else:
+            survivor = second if len(second) > len(first) else first
+        other = second if survivor == first else first
+        return Repair("merge-near-duplicate", "info",
+                      f"{first} and {second} look like one fact: merge {other} into "
+                      f"{survivor}", finding, survivor=survivor)
+    return None  # pragma: no cover - every check has a repair rule above
+
+
+def suggest_memory_repairs(
+    index_text: object = None,
+    files: object = None,
+    *,
+    max_lines: object = DEFAULT_INDEX_MAX_LINES,
+    max_chars: object = DEFAULT_INDEX_MAX_CHARS,
+    budget_bytes: object = None,
+    index_bytes: object = None,
+) -> RepairResult:
+    """One suggested (never applied) repair per finding of the lint, in finding order."""
+    ctx = _context(index_text, files, max_lines, max_chars, budget_bytes, index_bytes)
+    coverage = ctx.inventory.coverage(ctx.index_read)
+    if not (coverage.reached > 0 or ctx.index_read):
+        return RepairResult((), False, coverage)
+    findings = _findings(ctx)
+    nearest = _Nearest(ctx.inventory)
+    repairs = []
+    for finding in findings:
+        repair = _repair(finding, ctx, nearest)
+        if repair is not None:
+            repairs.append(repair._replace(message=_one_line(repair.message)))
+    return RepairResult(tuple(repairs), True, coverage)
+
+
+# ---------------------------------------------------------------- prune and compaction
+
+
+def suggest_prune_candidates(index_text: object, over_bytes: object = 0, *,
+                             over_lines: object = 0,
+                             over_chars: object = 0) -> tuple[PruneCandidate, ...]:
+    """Dated lines of the loaded index, oldest first: the shortest prefix that meets
+    every target given (all of them if none does), else the first DEFAULT_PRUNE_LIMIT."""
+    text = _text(index_text)
+    want_bytes = _pos_int(over_bytes, 0, 1)
+    want_lines = _pos_int(over_lines, 0, 1)
+    want_chars = _pos_int(over_chars, 0, 1)
+    if not text:
+        return ()
+    view = _load_view(text)
+    found: list[PruneCandidate] = []
+    for number, _piece in view.lines:
+        line = view.raw[number - 1]
+        match = _DATE_RE.search(line)
+        if match:
+            found.append(PruneCandidate(number, match.group(), _u8(line) + 1,
+                                        line.strip()[:_PRUNE_TEXT_CHARS], _u16(line) + 1))
+    found.sort(key=lambda c: (c.date, c.line))
+    if not (want_bytes or want_lines or want_chars):
+        return tuple(found[:DEFAULT_PRUNE_LIMIT])
+    total_bytes = 0
+    total_chars = 0
+    for count, candidate in enumerate(found, 1):
+        total_bytes += candidate.size_bytes
+        total_chars += candidate.size_chars
+        if count >= want_lines and total_bytes >= want_bytes and total_chars >= want_chars:
+            return tuple(found[:count])
+    return tuple(found)
+
+
+def _entry_head(line: str) -> int:
+    """Length of the head of an index entry line (§8), or -1 when it is not one."""
+    bullet = _BULLET_RE.match(line)
+    if bullet is None:
+        return -1
+    end = _first_local_link_end(line, bullet.end())
+    if end < 0:
+        return -1
+    size = len(line)
+    while end < size and line[end].isspace():
+        end += 1
+    if end < size and line[end] in _COMPACT_SEPARATORS:
+        end += 1
+        while end < size and line[end].isspace():
+            end += 1
+    return end
+
+
+def _first_local_link_end(line: str, begin: int) -> int:
+    """End (exclusive) of the earliest-ending ``[title](x.md)`` starting at/after
+    ``begin`` (title: no ``]``; target: no ``)``, whitespace, ``/``, ``\\``), or -1.
+    One left-to-right pass: a ``](`` is usable when a ``[`` follows the previous ``]``."""
+    last_open = -1
+    last_close = -1
+    last_stop = begin - 1
+    usable: list[int] = []
+    pointer = 0
+    best = -1
+    for pos in range(begin, len(line)):
+        char = line[pos]
+        if char == "[":
+            last_open = pos
+        elif char == "]":
+            if last_open > last_close and line.startswith("(", pos + 1):
+                usable.append(pos)
+            last_close = pos
+        elif char == ")":
+            if pos - begin >= 6 and line.startswith(".md", pos - 3):
+                while pointer < len(usable) and usable[pointer] <= pos - 6:
+                    best = usable[pointer]
+                    pointer += 1
+                if best > last_stop:
+                    return pos + 1
+            last_stop = pos
+        elif char in "/\\" or char.isspace():
+            last_stop = pos
+    return -1
+
+
+def _compact_line(line: str, max_len: int) -> tuple[str | None, bool]:
+    """(new line or None, head too long?) for one line without its break."""
+    if len(line) <= max_len:
+        return None, False
+    head_len = _entry_head(line)
+    if head_len < 0 or head_len == len(line):
+        return None, False
+    if head_len >= max_len - 1:
+        return None, True
+    head, tail = line[:head_len], line[head_len:]
+    room = max_len - head_len - 1
+    cut = tail[:room]
+    space = cut.rfind(" ")
+    if space > room / 2:
+        cut = cut[:space]
+    bracket = cut.rfind("[")
+    if bracket >= 0:
+        if bracket > 0 and cut[bracket - 1] == "[":
+            bracket -= 1
+        rest = cut[bracket:]
+        if not (_WIKI_HEAD_RE.match(rest) or _MD_LINK_HEAD_RE.match(rest)):
+            cut = cut[:bracket]
+    end = len(cut)
+    while end and (cut[end - 1].isspace() or cut[end - 1] in _COMPACT_SEPARATORS):
+        end -= 1
+    cut = cut[:end]
+    if not cut:
+        return None, False
+    new = head + cut + _ELLIPSIS
+    if _u8(new) >= _u8(line):
+        return None, False
+    return new, False
+
+
+def compact_index_lines(index_text: object,
+                        max_len: object = DEFAULT_MAX_INDEX_LINE_LENGTH) -> Compaction:
+    """Shorten over-long index entry lines (suggested text only; heads never touched)."""
+    text = _text(index_text)
+    limit = _pos_int(max_len, DEFAULT_MAX_INDEX_LINE_LENGTH, 21)
+    parts = text.split("\n")
+    changes: list[LineChange] = []
+    skipped: list[SkippedLine] = []
+    last = len(parts) - 1
+    for index, part in enumerate(parts):
+        crlf = index < last and part.endswith("\r")
+        line = part[:-1] if crlf else part
+        if len(line) <= limit:
+            continue
+        new, too_long = _compact_line(line, limit)
+        if too_long:
+            skipped.append(SkippedLine(index + 1, "head too long to shorten"))
+        if new is None:
+            continue
+        saved = _u8(line) - _u8(new)
+        changes.append(LineChange(index + 1, len(line), len(new), saved, new))
+        parts[index] = new + "\r" if crlf else new
+    result = "\n".join(parts) if changes else text
+    before = _u8(text)
+    after = _u8(result)
+    return Compaction(result, tuple(changes), tuple(skipped), before - after, before, after)
+
+
+# ---------------------------------------------------------------- self-check
+
+
+def _example_files() -> list[MemoryFile]:
+    def fm(name: str, kind: str, body: str) -> str:
+        return f"---\nname: {name}\nmetadata:\n  type: {kind}\n---\n{body}"
+
+    return [
+        MemoryFile("feedback_ship_early.md", fm("feedback-ship-early", "feedback",
+                                                "Ship early. See [[project_launch_plan]].")),
+        MemoryFile("project_launch_plan.md", fm(
+            "project_launch_plan", "project",
+            "Launch plan. [[feedback_ship_early]] [[nonexistent_memory]]")),
+        MemoryFile("reference_api_docs.md", fm("reference-api-docs", "reference",
+                                               "API docs pointer. [[feedback_ship_early]]")),
+    ]
+
+
+_EXAMPLE_INDEX = "\n".join([
+    "# Memory Index",
+    "- [Ship early](feedback_ship_early.md) — always ship",
+    "- [Launch plan](project_launch_plan.md) — the plan",
+    "- [Dead pointer](does_not_exist.md) — stale",
+    "- [API docs](reference_api_docs.md) — reference",
+    "- [Totally different fact](reference_api_docs.md) — silent merge shape",
+])
+
+
+def _self_check() -> None:
+    if not __debug__:
+        raise SystemExit("memory_integrity self-check needs assertions; run without -O")
+    files = _example_files()
+    result = lint_memory_integrity(_EXAMPLE_INDEX, files)
+    assert result.swept and result.coverage.reached == 3
+    got = [(f.check, f.subject, f.lines, f.wiki) for f in result.findings]
+    assert got == [("dead-index-link", "does_not_exist.md", (4,), None),
+                   ("duplicate-link-target", "reference_api_docs.md", (5, 6), None),
+                   ("dangling-wiki-link", "project_launch_plan.md", (), "nonexistent_memory")]
+    assert result.findings[1].similarity == 0.0
+    with_bytes = lint_memory_integrity(_EXAMPLE_INDEX, files, budget_bytes=24985,
+                                       index_bytes=24986)
+    budget = with_bytes.findings[2]
+    assert (budget.check, budget.limit, budget.over, budget.first_unloaded_line,
+            budget.index_lines) == ("index-over-budget", "bytes", 1, None, 6)
+    assert lint_memory_integrity(_EXAMPLE_INDEX, files, index_bytes=24986) == result
+    # absence is its own answer
+    for blind in (lint_memory_integrity(), lint_memory_integrity("", []),
+                  lint_memory_integrity(None, [{"name": 42}, None, {"nope": True}])):
+        assert not blind.swept and blind.findings == ()
+    # near-duplicates are type-gated; numbers keep series apart
+    dup_names = ["feedback_retry_backoff_rule.md", "feedback_backoff_retry_rule.md",
+                 "project_retry_backoff_rule.md", "feedback_retry_backoff_rule_v2.md",
+                 "feedback_sprint_18_retro.md", "feedback_sprint_19_retro.md"]
+    near = [f for f in lint_memory_integrity("", [(n, "") for n in dup_names]).findings
+            if f.check == "near-duplicate-slug"]
+    assert [(f.files, f.similarity) for f in near] == [
+        ((dup_names[0], dup_names[1]), 1.0), ((dup_names[0], dup_names[3]), 0.75),
+        ((dup_names[1], dup_names[3]), 0.75)]
+    # the load limit: lines first, then characters, in UTF-16 units
+    lines201 = lint_memory_integrity("\n".join(["x"] * 201), []).findings[-1]
+    assert (lines201.limit, lines201.over, lines201.first_unloaded_line) == ("lines", 1, 201)
+    assert not lint_memory_integrity("\n".join(["x"] * 200), []).findings
+    assert not lint_memory_integrity("😀" * 12500, []).findings
+    chars = lint_memory_integrity("😀" * 12500 + "x", []).findings[-1]
+    assert (chars.limit, chars.over, chars.first_unloaded_line) == ("chars", 1, 1)
+    stripped = "---\nname: index\n---\n<!-- managed\n" + "x" * 30000 + "\n-->\n"
+    assert not lint_memory_integrity(stripped + "\n".join(["y"] * 200), []).findings
+    # documented limits: anchored/path links are not memory links; cross-type not compared
+    assert extract_index_links("- [A](a.md#s) [B](sub/b.md) [C](c.md)") == (
+        IndexLink("C", "c.md", 1),)
+    # graph, repairs, compaction
+    graph = build_memory_link_graph(files)
+    assert len(graph.nodes) == 3 and len(graph.edges) == 3
+    assert graph.unlinked == ("reference_api_docs.md",) and len(graph.dangling) == 1
+    kinds = [r.kind for r in suggest_memory_repairs(_EXAMPLE_INDEX, files).repairs]
+    assert kinds == ["fix-dead-link", "split-shared-target"]
+    long_line = "- [Title](feedback_ship_early.md) — " + "word " * 60 + "end"
+    compacted = compact_index_lines(long_line, 80)
+    assert compacted.text == "- [Title](feedback_ship_early.md) — " + "word " * 7 + "word…"
+    assert (compacted.saved_bytes, compacted.before_bytes) == (261, 341)
+    assert compact_index_lines(compacted.text, 80).text == compacted.text
+    assert parse_frontmatter("---\nmetadata:\n  type: project\ntype: User\n---\n") == (
+        None, "user", None)
+    assert normalize_slug("Feedback_Ship  early.MD") == "feedback-ship-early"
+    assert extract_wiki_links("[[a|A]] [[b#h]] [[ ]] [[[c]]]") == ("a", "b", "[c")
+    print("memory_integrity self-check: all assertions passed")
+
+
+if __name__ == "__main__":
+    _self_check()
