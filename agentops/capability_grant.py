@@ -258,7 +258,7 @@ def _clock_snapshot(now: object) -> datetime | None:
         naive = datetime(year, month, day, hour, minute, second, micro, fold=fold)
         offset = None if tzinfo is None else naive.replace(tzinfo=tzinfo).utcoffset()
         utc = naive if offset is None else naive - offset
-        return utc.replace(tzinfo=timezone.utc, fold=0)
+        return utc.replace(tzinfo=timezone.utc)
     except Exception:
         return None
 
