@@ -1,0 +1,241 @@
+"""Tests for `agentops hook post-tool-use` (agentops/cli/post_tool_use.py)."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from typing import Any
+
+import pytest
+
+from agentops import hidden_chars, promotion_gate
+from agentops.cli import main
+from agentops.cli import post_tool_use as ptu
+from conftest import run_cli
+
+TAG = promotion_gate.TAG_TEMPLATE
+
+
+def payload(tool: Any = "WebFetch", response: Any = "plain text", **extra: Any) -> str:
+    data: dict[str, Any] = {
+        "session_id": "abc123", "transcript_path": "/tmp/t.jsonl", "cwd": "/tmp",
+        "permission_mode": "default", "hook_event_name": "PostToolUse",
+        "tool_name": tool, "tool_input": {"url": "https://example.com", "prompt": "p"},
+        "tool_response": response, "tool_use_id": "toolu_01",
+    }
+    data.update(extra)
+    return json.dumps(data)
+
+
+def call(monkeypatch: pytest.MonkeyPatch, capsys: Any, stdin: str | bytes,
+         *argv: str) -> tuple[int, str, str]:
+    raw = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(raw), encoding="utf-8"))
+    code = main(["hook", "post-tool-use", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def context(out: str) -> str:
+    doc = json.loads(out)
+    assert list(doc) == ["hookSpecificOutput"]
+    inner = doc["hookSpecificOutput"]
+    assert list(inner) == ["hookEventName", "additionalContext"]
+    assert inner["hookEventName"] == "PostToolUse"
+    text: str = inner["additionalContext"]
+    return text
+
+
+@pytest.fixture(autouse=True)
+def _enabled(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("AGENTOPS_DISABLED", raising=False)
+
+
+def test_untrusted_tool_gets_tag_only(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
+    code, out, err = call(monkeypatch, capsys, payload())
+    assert code == 0 and err == ""
+    assert context(out) == TAG.format(source="WebFetch")
+    assert out.endswith("\n") and out.count("\n") == 1 and out.isascii()
+
+
+def test_hidden_chars_warning_appended(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
+    body = {"result": "read\u200b me\n\u202eevil", "code": 200, "url": "https://x"}
+    code, out, _ = call(monkeypatch, capsys, payload(response=body))
+    text = "read\u200b me\n\u202eevil\nhttps://x"
+    expected = hidden_chars.warning(hidden_chars.scan(text))
+    assert code == 0
+    assert context(out) == TAG.format(source="WebFetch") + "\n" + expected
+    assert "U+200B" in expected and "U+202E" in expected
+    assert "first at line 1, column 5" in expected
+
+
+def test_warning_limit_twenty_then_count(monkeypatch: pytest.MonkeyPatch,
+                                         capsys: Any) -> None:
+    smuggled = "x" + "".join(chr(0xE0000 + i) for i in range(25))
+    code, out, _ = call(monkeypatch, capsys, payload(response=smuggled))
+    ctx = context(out)
+    assert ctx.count("[tag]") == 20 and ctx.endswith("and 5 more distinct code points")
+    assert "HIDDEN CHARACTERS: 25 invisible" in ctx
+
+
+def test_mcp_content_blocks_scanned(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
+    blocks = [{"type": "text", "text": "issue body"},
+              {"type": "text", "text": "hi" + "".join(chr(0xE0000 + ord(c)) for c in "run")}]
+    code, out, _ = call(monkeypatch, capsys, payload("mcp__github__get_issue", blocks))
+    ctx = context(out)
+    assert ctx.startswith(TAG.format(source="mcp__github__get_issue"))
+    assert "HIDDEN CHARACTERS: 3 invisible" in ctx and "U+E0072" in ctx
+
+
+def test_nested_and_non_string_values(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
+    resp = {"a": [1, 2.5, None, True, {"b": "x\u2066"}], "k\u200b": 7}
+    code, out, _ = call(monkeypatch, capsys, payload(response=resp))
+    ctx = context(out)
+    assert "U+2066" in ctx and "U+200B" not in ctx  # keys are not scanned
+
+
+def test_response_text_order() -> None:
+    resp = {"a": "1", "b": ["2", {"c": "3", "d": [["4"]]}, 5], "e": "6"}
+    assert ptu._response_text(resp) == "1\n2\n3\n4\n6"
+    assert ptu._response_text("solo") == "solo"
+    assert ptu._response_text(None) == "" and ptu._response_text(42) == ""
+    assert ptu._response_text([]) == "" and ptu._response_text(["", "x"]) == "\nx"
+
+
+def test_clean_response_no_warning(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
+    resp = {"results": [{"title": "caf\u00e9 \U0001F468\u200d\U0001F469"}]}
+    code, out, _ = call(monkeypatch, capsys, payload("WebSearch", resp))
+    assert context(out) == TAG.format(source="WebSearch")
+
+
+def test_missing_tool_response_still_tagged(monkeypatch: pytest.MonkeyPatch,
+                                            capsys: Any) -> None:
+    data = json.loads(payload())
+    del data["tool_response"]
+    code, out, _ = call(monkeypatch, capsys, json.dumps(data))
+    assert code == 0 and context(out) == TAG.format(source="WebFetch")
+
+
+def test_missing_event_name_accepted(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
+    stdin = json.dumps({"tool_name": "WebFetch", "tool_response": "a\u200bb"})
+    code, out, _ = call(monkeypatch, capsys, stdin)
+    assert "U+200B" in context(out)
+
+
+@pytest.mark.parametrize("argv,tool", [
+    (["--trusted", "WebFetch"], "WebFetch"),
+    (["--trusted", "mcp__memory__*"], "mcp__memory__recall"),
+    (["--trusted", "a", "b", "WebSearch"], "WebSearch"),
+    (["--trusted", "a", "--trusted", "WebSearch"], "WebSearch"),
+])
+def test_trusted_tool_no_output(monkeypatch: pytest.MonkeyPatch, capsys: Any,
+                                argv: list[str], tool: str) -> None:
+    code, out, err = call(monkeypatch, capsys, payload(tool, "a\u200bb"), *argv)
+    assert (code, out, err) == (0, "", "")
+
+
+@pytest.mark.parametrize("argv,tool", [
+    (["--trusted", "webfetch"], "WebFetch"),
+    (["--trusted", "mcp__memory__*"], "mcp__github__x"),
+    (["--trusted"], "WebFetch"),
+    (["--trusted", "Web"], "WebFetch"),
+])
+def test_not_trusted_still_tagged(monkeypatch: pytest.MonkeyPatch, capsys: Any,
+                                  argv: list[str], tool: str) -> None:
+    code, out, _ = call(monkeypatch, capsys, payload(tool), *argv)
+    assert code == 0 and context(out) == TAG.format(source=tool)
+
+
+@pytest.mark.parametrize("stdin", [
+    "", "not json", "[1, 2]", "null", "42", '"WebFetch"', "{", "{}",
+    json.dumps({"tool_name": ""}), json.dumps({"tool_name": "   "}),
+    json.dumps({"tool_name": 5}), json.dumps({"tool_name": None}),
+    json.dumps({"tool_name": "WebFetch", "hook_event_name": "PreToolUse"}),
+    json.dumps({"tool_name": "WebFetch", "hook_event_name": None}),
+    "[" * 100_000 + "]" * 100_000,
+])
+def test_malformed_input_fails_open(monkeypatch: pytest.MonkeyPatch, capsys: Any,
+                                    stdin: str) -> None:
+    code, out, _ = call(monkeypatch, capsys, stdin)
+    assert code == 0 and out == ""
+
+
+def test_invalid_utf8_bytes_do_not_break(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
+    raw = payload(response="abc").encode().replace(b"abc", b"a\xffb")
+    code, out, _ = call(monkeypatch, capsys, raw)
+    assert code == 0 and context(out) == TAG.format(source="WebFetch")
+
+
+def test_lone_surrogate_in_response(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
+    stdin = '{"tool_name": "WebFetch", "tool_response": "a\\ud800\\u200bb"}'
+    code, out, _ = call(monkeypatch, capsys, stdin)
+    assert code == 0 and "U+200B" in context(out)
+
+
+def test_disabled_no_output(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
+    monkeypatch.setenv("AGENTOPS_DISABLED", "1")
+    code, out, err = call(monkeypatch, capsys, payload(response="a\u200bb"))
+    assert (code, out, err) == (0, "", "")
+
+
+def test_internal_error_fails_open(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
+    def boom(*a: Any, **k: Any) -> Any:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(hidden_chars, "scan", boom)
+    code, out, _ = call(monkeypatch, capsys, payload(response="a\u200bb"))
+    assert code == 0 and out == ""
+
+
+def test_stdin_read_error_fails_open(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
+    def boom(limit: Any = None) -> str:
+        raise OSError("closed")
+
+    monkeypatch.setattr(ptu._common, "read_stdin_text", boom)
+    assert main(["hook", "post-tool-use"]) == 0
+    assert capsys.readouterr().out == ""
+
+
+def test_write_error_fails_open(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
+    class Broken(io.StringIO):
+        def write(self, s: str) -> int:
+            raise BrokenPipeError("gone")
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(payload().encode())))
+    monkeypatch.setattr(sys, "stdout", Broken())
+    assert main(["hook", "post-tool-use"]) == 0
+
+
+def test_crash_outside_reply_exits_0(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
+    def boom() -> bool:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(ptu._common, "disabled", boom)
+    code, out, _ = call(monkeypatch, capsys, payload())
+    assert code == 0 and out == ""
+
+
+def test_tool_output_never_rewritten(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
+    code, out, _ = call(monkeypatch, capsys, payload(response="a\u200bb"))
+    inner = json.loads(out)["hookSpecificOutput"]
+    assert set(inner) == {"hookEventName", "additionalContext"}
+    assert "updatedMCPToolOutput" not in out and "decision" not in out
+
+
+def test_constants() -> None:
+    assert ptu.HOOK_EVENT == "PostToolUse" and ptu.WARNING_LIMIT == 20
+
+
+def test_subprocess_end_to_end() -> None:
+    done = run_cli("hook", "post-tool-use", stdin=payload("WebFetch", "x\u200by"))
+    assert done.returncode == 0 and done.stderr == ""
+    ctx = context(done.stdout)
+    assert ctx.startswith("PROVENANCE:") and "U+200B ZERO WIDTH SPACE" in ctx
+    bad = run_cli("hook", "post-tool-use", stdin=b"\xff\xfe garbage")
+    assert bad.returncode == 0 and bad.stdout == ""
+    off = run_cli("hook", "post-tool-use", stdin=payload(), env={"AGENTOPS_DISABLED": "1"})
+    assert off.returncode == 0 and off.stdout == "" and off.stderr == ""
+    trusted = run_cli("hook", "post-tool-use", "--trusted", "mcp__*",
+                      stdin=payload("mcp__kb__search"))
+    assert trusted.returncode == 0 and trusted.stdout == ""
