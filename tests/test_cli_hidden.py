@@ -8,10 +8,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import run_cli
 
 from agentops import hidden_chars
 from agentops.cli import main
-from conftest import run_cli
 
 ZWSP = "\u200b"
 

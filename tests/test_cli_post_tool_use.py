@@ -8,11 +8,11 @@ import sys
 from typing import Any
 
 import pytest
+from conftest import run_cli
 
 from agentops import hidden_chars, promotion_gate
 from agentops.cli import main
 from agentops.cli import post_tool_use as ptu
-from conftest import run_cli
 
 TAG = promotion_gate.TAG_TEMPLATE
 
@@ -73,7 +73,7 @@ def test_hidden_chars_warning_appended(monkeypatch: pytest.MonkeyPatch, capsys: 
 def test_warning_limit_twenty_then_count(monkeypatch: pytest.MonkeyPatch,
                                          capsys: Any) -> None:
     smuggled = "x" + "".join(chr(0xE0000 + i) for i in range(25))
-    code, out, _ = call(monkeypatch, capsys, payload(response=smuggled))
+    _code, out, _ = call(monkeypatch, capsys, payload(response=smuggled))
     ctx = context(out)
     assert ctx.count("[tag]") == 20 and ctx.endswith("and 5 more distinct code points")
     assert "HIDDEN CHARACTERS: 25 invisible" in ctx
@@ -82,7 +82,7 @@ def test_warning_limit_twenty_then_count(monkeypatch: pytest.MonkeyPatch,
 def test_mcp_content_blocks_scanned(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
     blocks = [{"type": "text", "text": "issue body"},
               {"type": "text", "text": "hi" + "".join(chr(0xE0000 + ord(c)) for c in "run")}]
-    code, out, _ = call(monkeypatch, capsys, payload("mcp__github__get_issue", blocks))
+    _code, out, _ = call(monkeypatch, capsys, payload("mcp__github__get_issue", blocks))
     ctx = context(out)
     assert ctx.startswith(TAG.format(source="mcp__github__get_issue"))
     assert "HIDDEN CHARACTERS: 3 invisible" in ctx and "U+E0072" in ctx
@@ -90,7 +90,7 @@ def test_mcp_content_blocks_scanned(monkeypatch: pytest.MonkeyPatch, capsys: Any
 
 def test_nested_and_non_string_values(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
     resp = {"a": [1, 2.5, None, True, {"b": "x\u2066"}], "k\u200b": 7}
-    code, out, _ = call(monkeypatch, capsys, payload(response=resp))
+    _code, out, _ = call(monkeypatch, capsys, payload(response=resp))
     ctx = context(out)
     assert "U+2066" in ctx and "U+200B" not in ctx  # keys are not scanned
 
@@ -105,7 +105,7 @@ def test_response_text_order() -> None:
 
 def test_clean_response_no_warning(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
     resp = {"results": [{"title": "caf\u00e9 \U0001F468\u200d\U0001F469"}]}
-    code, out, _ = call(monkeypatch, capsys, payload("WebSearch", resp))
+    _code, out, _ = call(monkeypatch, capsys, payload("WebSearch", resp))
     assert context(out) == TAG.format(source="WebSearch")
 
 
@@ -119,7 +119,7 @@ def test_missing_tool_response_still_tagged(monkeypatch: pytest.MonkeyPatch,
 
 def test_missing_event_name_accepted(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
     stdin = json.dumps({"tool_name": "WebFetch", "tool_response": "a\u200bb"})
-    code, out, _ = call(monkeypatch, capsys, stdin)
+    _code, out, _ = call(monkeypatch, capsys, stdin)
     assert "U+200B" in context(out)
 
 
@@ -217,7 +217,7 @@ def test_crash_outside_reply_exits_0(monkeypatch: pytest.MonkeyPatch, capsys: An
 
 
 def test_tool_output_never_rewritten(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
-    code, out, _ = call(monkeypatch, capsys, payload(response="a\u200bb"))
+    _code, out, _ = call(monkeypatch, capsys, payload(response="a\u200bb"))
     inner = json.loads(out)["hookSpecificOutput"]
     assert set(inner) == {"hookEventName", "additionalContext"}
     assert "updatedMCPToolOutput" not in out and "decision" not in out
