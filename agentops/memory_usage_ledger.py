@@ -168,7 +168,7 @@ def _ledger_items(value: object) -> tuple[object, ...]:
         return ()
 
 
-def _plain(text: str) -> str:
+def _exact_str(text: str) -> str:
     """An exact `str` copy of a `str` (subclasses lose their overrides)."""
     return str.__str__(text)
 
@@ -207,7 +207,7 @@ def _ts_micros(text: str) -> int | None:
     return seconds * _US_PER_SECOND + micros
 
 
-def _format_ts(moment: datetime) -> str:
+def _ledger_stamp(moment: datetime) -> str:
     """`YYYY-MM-DDTHH:MM:SS.mmmZ` of an aware UTC datetime (milliseconds truncated)."""
     return (
         f"{moment.year:04d}-{moment.month:02d}-{moment.day:02d}T"
@@ -216,19 +216,19 @@ def _format_ts(moment: datetime) -> str:
     )
 
 
-def _reject_constant(token: str) -> Any:
+def _json_no_constant(token: str) -> Any:
     """`NaN`, `Infinity`, `-Infinity`: not JSON, so the line is skipped."""
     raise ValueError(f"not JSON: {token}")
 
 
-def _bounded_int(token: str) -> int:
+def _json_bounded_int(token: str) -> int:
     """A JSON integer of at most `_MAX_INT_DIGITS` digits (the same on every Python)."""
     if len(token.lstrip("-")) > _MAX_INT_DIGITS:
         raise ValueError("integer too large")
     return int(token)
 
 
-def _finite_float(token: str) -> float:
+def _json_finite_float(token: str) -> float:
     """A JSON number that is finite as a float (`1e999` is oversized: skipped)."""
     value = float(token)
     if not math.isfinite(value):
@@ -236,7 +236,7 @@ def _finite_float(token: str) -> float:
     return value
 
 
-def _valid_name(name: str) -> bool:
+def _is_fact_name(name: str) -> bool:
     """A bare fact name: non-empty, no separator, no `.md`, not `.`/`..`, no surrogate."""
     if not name or "/" in name or "\\" in name or name in (".", ".."):
         return False
@@ -245,13 +245,13 @@ def _valid_name(name: str) -> bool:
     return _SURROGATE_RE.search(name) is None
 
 
-def _describe(item: object) -> str:
+def _rejected_text(item: object) -> str:
     """`str(item)` for a rejected non-str item, never raising."""
     try:
         text = str(item)
     except Exception:
         return f"<{type(item).__name__}>"
-    return _plain(text) if isinstance(text, str) else f"<{type(item).__name__}>"
+    return _exact_str(text) if isinstance(text, str) else f"<{type(item).__name__}>"
 
 
 # --------------------------------------------------------------------------- public API
@@ -270,8 +270,8 @@ def parse_ledger_text(text: object) -> LedgerRows:
         if not line.strip():
             continue
         try:
-            value = json.loads(line, parse_constant=_reject_constant,
-                               parse_int=_bounded_int, parse_float=_finite_float)
+            value = json.loads(line, parse_constant=_json_no_constant,
+                               parse_int=_json_bounded_int, parse_float=_json_finite_float)
         except Exception:
             skipped += 1
             continue
@@ -308,20 +308,20 @@ def make_touch_rows(names: object, *, session: object = None, now: object = None
         except Exception:
             listing = None  # not an iterable at all: the default (no check)
         if listing is not None:
-            known = frozenset(_plain(k) for k in _ledger_items(listing) if isinstance(k, str))
-    ts = _format_ts(_ledger_now(now))
-    kept_session = _plain(session) if isinstance(session, str) else None
+            known = frozenset(_exact_str(k) for k in _ledger_items(listing) if isinstance(k, str))
+    ts = _ledger_stamp(_ledger_now(now))
+    kept_session = _exact_str(session) if isinstance(session, str) else None
     rows: list[dict[str, Any]] = []
     rejected: list[str] = []
     unknown: list[str] = []
     seen: set[str] = set()
     for item in items:
         if not isinstance(item, str):
-            rejected.append(_describe(item))
+            rejected.append(_rejected_text(item))
             continue
-        given = _plain(item)
+        given = _exact_str(item)
         name = given.strip()
-        if not _valid_name(name):
+        if not _is_fact_name(name):
             rejected.append(given)
             continue
         if name in seen:
@@ -357,7 +357,7 @@ def tally_usage(rows: object, fact_names: object, *, window: object = DEFAULT_WI
         if not isinstance(name, str) or not name or not isinstance(ts, str):
             rows_skipped += 1
             continue
-        ts = _plain(ts)
+        ts = _exact_str(ts)
         instant = _ts_micros(ts)
         if instant is None:
             rows_skipped += 1
@@ -366,14 +366,14 @@ def tally_usage(rows: object, fact_names: object, *, window: object = DEFAULT_WI
         if instant < cutoff:
             continue
         rows_in_window += 1
-        name = _plain(name)
+        name = _exact_str(name)
         counts[name] = counts.get(name, 0) + 1
         best = latest.get(name)
         if best is None or instant > best[0]:
             latest[name] = (instant, ts)
     touched = tuple(sorted((Touch(n, c, latest[n][1]) for n, c in counts.items()),
                            key=lambda t: (-t.count, t.name)))
-    never = tuple(sorted({_plain(f) for f in facts if isinstance(f, str)} - counts.keys()))
+    never = tuple(sorted({_exact_str(f) for f in facts if isinstance(f, str)} - counts.keys()))
     return UsageTally(touched, never, used, rows_read, rows_in_window, rows_skipped)
 
 
@@ -388,7 +388,7 @@ def _self_check() -> None:
     now = datetime(2026, 8, 15, 12, tzinfo=utc)
 
     def iso(days: float) -> str:
-        return _format_ts(now - timedelta(days=days))
+        return _ledger_stamp(now - timedelta(days=days))
 
     def row(name: object, ts: object, session: object = None) -> dict[str, Any]:
         return {"ts": ts, "name": name, "session": session}

@@ -122,8 +122,8 @@ def test_touch_one_write_with_append_flags(tmp_path: Path, monkeypatch: pytest.M
         writes.append(bytes(data))
         return real_write(fd, data)
 
-    monkeypatch.setattr(cli_ledger.os, "open", spy_open)
-    monkeypatch.setattr(cli_ledger.os, "write", spy_write)
+    monkeypatch.setattr("agentops.cli.ledger.os.open", spy_open)
+    monkeypatch.setattr("agentops.cli.ledger.os.write", spy_write)
     assert main(["ledger", "touch", str(ledger), "alpha", "beta", "gamma"]) == 0
     assert len(writes) == 1 and writes[0].startswith(b"\n{") and writes[0].count(b"\n") == 4
     wanted = os.O_WRONLY | os.O_APPEND | os.O_CREAT
@@ -143,7 +143,7 @@ def test_touch_tail_unreadable_still_separates(tmp_path: Path,
             raise PermissionError(13, "Permission denied")
         return real_open(path, flags, *rest)
 
-    monkeypatch.setattr(cli_ledger.os, "open", no_read)
+    monkeypatch.setattr("agentops.cli.ledger.os.open", no_read)
     assert main(["ledger", "touch", str(ledger), "alpha"]) == 0
     data = ledger.read_bytes()
     assert data.startswith(b'{"a":1}\n\n{"ts"')  # a blank line, never a merged row
@@ -279,7 +279,7 @@ def test_touch_write_failures_exit_4(tmp_path: Path, capsys: Capture,
             return len(data) - 1
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(cli_ledger.os, "write", bad_write)
+    monkeypatch.setattr("agentops.cli.ledger.os.write", bad_write)
     assert main(["ledger", "touch", str(tmp_path / "usage.jsonl"), "alpha"]) == 4
     out, err = capsys.readouterr()
     assert out == ""
@@ -425,7 +425,7 @@ def test_tally_unreadable_ledger_reads_empty(tmp_path: Path, capsys: Capture,
     def denied(*args: Any, **kwargs: Any) -> int:
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(cli_ledger.os, "open", denied)
+    monkeypatch.setattr("agentops.cli.ledger.os.open", denied)
     assert main(["ledger", "tally", str(ledger), str(folder)]) == 4
     assert "unreadable: Permission denied" in capsys.readouterr().err
 
@@ -437,7 +437,7 @@ def test_read_ledger_read_failure(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     def broken(fd: int, mode: str) -> Any:
         raise OSError(5, "Input/output error")
 
-    monkeypatch.setattr(cli_ledger.os, "fdopen", broken)
+    monkeypatch.setattr("agentops.cli.ledger.os.fdopen", broken)
     assert cli_ledger.read_ledger(str(ledger)) == ("", "unreadable: Input/output error")
 
 
