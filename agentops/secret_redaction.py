@@ -1,0 +1,1411 @@
+"""Redact credential-shaped text at the two boundaries where agent memory leaks it.
+
+THE FAILURE. An agent that remembers everything is a secret leak with a good
+memory. A key pasted into a debugging chat, a connection string in a stack
+trace, a token printed by a tool: each lands in a transcript, is consolidated
+into episodic memory, synced to another machine, and recalled months later into
+a screen, a log excerpt or another model's context window, where it is read by
+people and systems that were never meant to hold it.
+
+THE FIX. Two functions, one per boundary.
+- Display (`redact_secret_shapes`): every recall of stored text passes through
+  it. Spans matching one of 47 named or generic secret shapes become
+  `[redacted:<shape>]`. It is tuned so that ordinary developer text (commit
+  SHAs, URLs, lockfile and SRI hashes, identifiers, paths, public keys and
+  certificates) comes back byte-identical, because it also runs on text stored
+  before any scrubber existed. `find_secret_shapes` reports the same spans as
+  positions for scanners; it never returns a value.
+- Storage (`scrub_for_storage`): every write into a transcript or memory store
+  passes through it once. Named shapes, e-mail addresses and an entropy
+  catch-all become typed identity markers `<REDACTED:<kind>:<5 hex>>`; the
+  originals go back to the caller for an encrypted sidecar. `noise_report`
+  measures how much of the catch-all is noise, in counts only.
+Neither function is for text that will be executed or parsed: both rewrite
+spans, so commands, config files and headers would be corrupted.
+
+POSTURE.
+- Display is fail-closed: a scan that does not reach a fixed point within
+  `MAX_REDACTION_PASSES` returns only `NONCONVERGENT_TOKEN`. Anything that is
+  not a `str` gives an empty result; it never raises and never returns a value
+  it did not inspect.
+- Storage is fail-closed: `sidecar` is a required keyword; without a sidecar,
+  text that needs a marker raises `ScrubRefused` (kinds and counts only, never
+  a value) before any output exists. Non-`str` input raises `TypeError`.
+- `noise_report` is fail-soft: counts only, never raises.
+
+Choices where the contract is silent (written down here on purpose):
+- Whole-token growth takes its trailing `=` padding the way a regular
+  expression `={0,2}(?![A-Za-z0-9+/._-])` would (backtracking): in
+  `<token>==x` one `=` is taken.
+- The `Authorization:` credential includes its `=` padding, both in the span
+  replaced and in the 16-character minimum of `Bearer`/`Token`.
+- `Basic` credentials and Docker `"auth"` values decode as standard base64
+  with the padding optional; a body of length 1 mod 4, or explicit padding
+  that does not complete a 4-character quantum, does not decode.
+- In `url-credentials`, the character after `@` is looked at, not consumed.
+- `Originals` refuses non-`str` items with `TypeError`.
+
+WHAT THIS DOES NOT CATCH (each limit is pinned by a test).
+Display:
+- 40-hex strings, on purpose: a legacy 40-hex GitHub token has the shape of a
+  git SHA (inside an `Authorization:` header the header rule still takes it).
+- Unprefixed hex under 48 characters (a 32-hex Twilio auth token, Datadog key,
+  Mailchimp key body looks like an MD5 digest).
+- Opaque, unprefixed credentials (`MY_SERVICE_TOKEN=hunter2hunter2`, cookies):
+  there are no key-name rules, except documented syntaxes (`Authorization:`
+  headers, Docker `"auth"`, Azure connection-string keys, SAS `sig=`).
+- Vendors not in the table (New Relic `NRAK-...`, Mailchimp `...-us14`, Okta).
+- Base64 under 40 characters, digit-free runs, and fragments cut at a snippet
+  edge (`ghp_abcdefghij`).
+- Base64 inside URLs, data: payloads and digests is skipped, so a secret in a
+  query parameter passes unless a named rule knows it; the URL check is
+  lexical, not a parser.
+- Keys that look like names (about 1 in 100,000 40-character keys) or are
+  repetitive (under 3.5 bits per character), and hex runs with fewer than two
+  letters or two digits.
+- Public-key context is positional: a run after a `BEGIN CERTIFICATE` line is
+  public until the next armor line; a public block whose `BEGIN` line was cut
+  off is redacted; an unlabelled digest (`checksum = "<64 hex>"`) is redacted.
+- Random path segments (content-addressed store hashes) make a path look like
+  a key.
+- Placeholder-looking URL passwords (under 8 characters, no letter, or
+  digit-free words / one letter case) pass `url-credentials`; database URIs
+  redact any password.
+- ASCII-only semantics: non-ASCII whitespace neither ends a URL context nor a
+  database-URI host.
+Storage:
+- Bare hex under 48 characters is never marked (hex stays under 4.5 bits).
+- Low-entropy secrets (dictionary passwords), runs of 22 characters or fewer,
+  and secrets with non-ASCII characters or delimiters pass.
+- A glued `NAME=value` is marked whole, name included; growth marks a glued
+  prefix (`api_key_<hex>`, `sha512-<base64>`). Emails over-match
+  (`git@github.com`) and miss IP-literal or quoted forms.
+- Scrubbing is prospective (earlier text is not re-scrubbed), and the module
+  cannot verify that the caller encrypted or kept the originals.
+Noise report: classes are shape-based; a secret shaped like a clean path or
+URL is counted as noise.
+
+LINEAGE. The recall-boundary chokepoint comes from agent conversation-recall
+systems that redact before anything reaches a prompt; the write-time typed
+marker scrubber with an encrypted sidecar and a noise health check comes from
+a 2026 practitioner account of running agent memory; the token formats come
+from the vendors' own documentation, cross-checked against the rule sets of
+open-source secret scanners and the list of patterns GitHub secret scanning
+supports. Code and prose are this project's own.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import collections.abc
+import hashlib
+import math
+import re
+from bisect import bisect_left
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from typing import NamedTuple, overload
+
+__all__ = [
+    "BASE64_MIN_BITS_PER_CHAR",
+    "ENTROPY_BITS_PER_CHAR",
+    "ENTROPY_MIN_RUN",
+    "MARKER_KINDS",
+    "MAX_REDACTION_PASSES",
+    "NONCONVERGENT_TOKEN",
+    "SHAPES",
+    "Found",
+    "Marker",
+    "NoiseReport",
+    "Originals",
+    "Redaction",
+    "ScrubRefused",
+    "Scrubbed",
+    "find_secret_shapes",
+    "noise_report",
+    "redact_secret_shapes",
+    "scrub_for_storage",
+]
+
+MAX_REDACTION_PASSES: int = 8
+NONCONVERGENT_TOKEN: str = "[redacted:nonconvergent-snippet]"
+BASE64_MIN_BITS_PER_CHAR: float = 3.5
+ENTROPY_BITS_PER_CHAR: float = 4.5
+ENTROPY_MIN_RUN: int = 20
+
+_NONCONVERGENT = "nonconvergent-snippet"
+
+
+class Redaction(NamedTuple):
+    """Display-boundary result: the redacted text and one shape name per replacement."""
+
+    text: str
+    shapes: tuple[str, ...]
+
+
+class Found(NamedTuple):
+    """A span of the INPUT text that the display boundary replaces, and the shape that did."""
+
+    shape: str
+    start: int
+    end: int
+
+
+class Marker(NamedTuple):
+    """A storage identity marker and its offsets in `Scrubbed.text`."""
+
+    kind: str
+    text: str
+    start: int
+    end: int
+
+
+class NoiseReport(NamedTuple):
+    """Counts of catch-all originals by shape class; safe to log."""
+
+    total: int
+    distinct: int
+    uuid: int
+    hash: int
+    url: int
+    path: int
+    unclassified: int
+    skipped: int
+    noise_share: float | None
+
+
+class ScrubRefused(Exception):
+    """Text needed a storage marker but the caller has no sidecar; names kinds only."""
+
+    kinds: tuple[str, ...]
+
+    def __init__(self, kinds: tuple[str, ...]) -> None:
+        self.kinds = tuple(kinds)
+        distinct = ", ".join(sorted(set(self.kinds)))
+        super().__init__(
+            f"scrub_for_storage refused: {len(self.kinds)} span(s) need a sidecar "
+            f"(kinds: {distinct}); pass sidecar=True only with an encrypted sidecar"
+        )
+
+
+class Originals(collections.abc.Sequence):  # type: ignore[type-arg]
+    """Read-only sequence of the original values; repr shows only the count."""
+
+    __slots__ = ("_values",)
+    _values: tuple[str, ...]
+
+    def __init__(self, values: Iterable[str] = ()) -> None:
+        snap = tuple(values)
+        for v in snap:
+            if not isinstance(v, str):
+                raise TypeError("Originals holds str values only")
+        object.__setattr__(self, "_values", tuple(str.__str__(v) for v in snap))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Originals is read-only")
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Originals: ...
+
+    def __getitem__(self, index: int | slice) -> str | Originals:
+        if isinstance(index, slice):
+            return Originals(self._values[index])
+        return self._values[index]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._values)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Originals):
+            return self._values == other._values
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(("Originals", self._values))
+
+    def __repr__(self) -> str:
+        return f"<Originals: {len(self._values)} withheld>"
+
+    __str__ = __repr__
+
+
+class Scrubbed(NamedTuple):
+    """Storage-boundary result: text safe to store, markers, and withheld originals."""
+
+    text: str
+    markers: tuple[Marker, ...]
+    originals: Originals
+
+
+# --------------------------------------------------------------------------------------------
+# The shape table
+# --------------------------------------------------------------------------------------------
+
+_A = re.ASCII
+_Spans = list[tuple[int, int]]
+_Finder = Callable[[str], _Spans]
+
+
+def _rx(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, _A)
+
+
+_GITLAB_PREFIXES = "pat|dt|rt|ptt|ft|imt|soat|oas|agent|cbt|ffct"
+
+_NAMED_PATTERNS: dict[str, str] = {
+    "private-key": r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?"
+                   r"(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)",
+    "aws-key": r"\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b",
+    "stripe-key": r"\b(?:[srp]k_(?:live|test)_[0-9A-Za-z]{16,}|whsec_[0-9A-Za-z]{24,})\b",
+    "github-token": r"\b(?:gh[pousr]_[0-9A-Za-z]{36,}|github_pat_[0-9A-Za-z_]{40,})\b",
+    "gitlab-token": r"\b(?:gl(?:" + _GITLAB_PREFIXES + r")-|GR1348941)[0-9A-Za-z_-]{20,}"
+                    r"(?:\.[0-9A-Za-z_-]+)*",
+    "google-api-key": r"\bAIza[0-9A-Za-z_-]{35}\b",
+    "google-oauth": r"\b(?:ya29\.|GOCSPX-)[0-9A-Za-z_-]{20,}(?:\.[0-9A-Za-z_-]+)*",
+    "slack-token": r"\b(?:xoxe\.xox[bp]|xox[abeoprs]|xapp)-[0-9A-Za-z-]{10,}",
+    "slack-webhook": r"\bhttps://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/]+",
+    "discord-token": r"(?<![A-Za-z0-9_.-])[MNO](?=[A-Za-z0-9_-]{0,24}[0-9])[A-Za-z0-9_-]{23,25}"
+                     r"\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,}",
+    "discord-webhook": r"\bhttps://(?:(?:canary|ptb)\.)?discord(?:app)?\.com/api(?:/v[0-9]+)?"
+                       r"/webhooks/[0-9]+/[A-Za-z0-9_-]+",
+    "telegram-bot-token": r"(?:(?<=/bot)|(?<![A-Za-z0-9_]))[0-9]{5,16}:A[0-9A-Za-z_-]{34}"
+                          r"(?![0-9A-Za-z_-])",
+    "anthropic-key": r"\bsk-ant-[A-Za-z0-9_-]{10,}",
+    "openai-key": r"\bsk-[A-Za-z0-9_-]{20,}",
+    "npm-token": r"\bnpm_[A-Za-z0-9]{36,}",
+    "pypi-token": r"\bpypi-AgE[A-Za-z0-9_-]{50,}",
+    "huggingface-token": r"\b(?:hf_|api_org_)[A-Za-z0-9]{30,}",
+    "sendgrid-key": r"\bSG\.[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{40,}",
+    "twilio-key": r"\b(?:SK|AC)[0-9a-f]{32}\b",
+    "shopify-token": r"\bshp(?:at|ss|ca|pa)_[0-9a-fA-F]{32,}\b",
+    "digitalocean-token": r"\bdo[por]_v1_[0-9a-f]{64,}\b",
+    "vault-token": r"\bhv[sbr]\.[A-Za-z0-9_-]{24,}",
+    "azure-client-secret": r"(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,}",
+    "azure-storage-key": r"(?:(?<=AccountKey=)|(?<=SharedAccessKey=))[A-Za-z0-9+/]{40,}={0,2}"
+                         r"(?![A-Za-z0-9+/=])",
+    "azure-sas": r"(?<=[?&;]sig=)[A-Za-z0-9%+/_-]{20,}={0,2}(?![A-Za-z0-9%+/_=-])",
+    "atlassian-token": r"\bATATT3[A-Za-z0-9_=-]{100,}",
+    "databricks-token": r"\bdapi[0-9a-f]{32}(?:-[0-9]+)?\b",
+    "grafana-token": r"\b(?:glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}\b|glc_[A-Za-z0-9+/]{32,}={0,2}"
+                     r"(?![A-Za-z0-9+/=]))",
+    "heroku-key": r"\bHRKU-AA[A-Za-z0-9_-]{58,}",
+    "postman-key": r"\bPMAK-[0-9a-fA-F]{24}-[0-9a-fA-F]{34}\b",
+    "sentry-token": r"\b(?:sntryu_[0-9a-f]{64}\b|sntrys_eyJ[A-Za-z0-9+/=_]{40,})",
+    "rubygems-key": r"\brubygems_[0-9a-f]{48}\b",
+    "cloudflare-ca-key": r"\bv1\.0-[0-9a-f]{24}-[0-9a-f]{146}\b",
+    "age-secret-key": r"\bAGE-SECRET-KEY-1[0-9A-Z]{58}\b",
+    "django-secret-key": r"\bdjango-insecure-[a-z0-9!@#$%^&*(_=+)-]{50}(?![A-Za-z0-9])",
+    "linear-key": r"\blin_api_[A-Za-z0-9]{40}\b",
+    "groq-key": r"\bgsk_[A-Za-z0-9]{48,}",
+    "perplexity-key": r"\bpplx-[A-Za-z0-9]{40,}",
+    "xai-key": r"\bxai-[A-Za-z0-9]{70,}",
+    "mailgun-key": r"\bkey-[0-9a-f]{32}\b",
+}
+
+_DESCRIPTIONS: tuple[tuple[str, str], ...] = (
+    ("private-key", "PEM or PGP private-key block, BEGIN to END (or to the end of the text)"),
+    ("db-uri-creds", "database URI with user:password, replaced whole (host and path included)"),
+    ("aws-key", "AWS access key id (AKIA, ASIA, ABIA, ACCA)"),
+    ("stripe-key", "Stripe secret, publishable or restricted key, or webhook signing secret"),
+    ("github-token", "GitHub classic (ghp_/gho_/ghu_/ghs_/ghr_) or fine-grained token"),
+    ("gitlab-token", "GitLab token of any documented prefix, routable suffix included"),
+    ("google-api-key", "Google API key (AIza...)"),
+    ("google-oauth", "Google OAuth access token (ya29.) or client secret (GOCSPX-)"),
+    ("slack-token", "Slack bot, user, legacy, configuration or app-level token"),
+    ("slack-webhook", "Slack incoming, workflow or trigger webhook URL"),
+    ("discord-token", "Discord bot token"),
+    ("discord-webhook", "Discord webhook URL"),
+    ("telegram-bot-token", "Telegram bot token (<id>:A<34 chars>)"),
+    ("anthropic-key", "Anthropic API key (sk-ant-...)"),
+    ("openai-key", "OpenAI-style secret key (sk-...)"),
+    ("npm-token", "npm access token (npm_...)"),
+    ("pypi-token", "PyPI API token (pypi-AgE...)"),
+    ("huggingface-token", "Hugging Face user or organization token"),
+    ("sendgrid-key", "SendGrid API key (SG.<id>.<secret>)"),
+    ("twilio-key", "Twilio API key SID or account SID"),
+    ("shopify-token", "Shopify access token or shared secret"),
+    ("digitalocean-token", "DigitalOcean personal, OAuth or refresh token"),
+    ("vault-token", "HashiCorp Vault service, batch or recovery token"),
+    ("azure-client-secret", "Microsoft Entra (Azure AD) client secret"),
+    ("azure-storage-key", "Azure AccountKey= or SharedAccessKey= value"),
+    ("azure-sas", "Azure shared access signature sig= value"),
+    ("atlassian-token", "Atlassian API token (ATATT3...)"),
+    ("databricks-token", "Databricks personal access token (dapi...)"),
+    ("grafana-token", "Grafana service-account or Grafana Cloud token"),
+    ("heroku-key", "Heroku API key (HRKU-AA...)"),
+    ("postman-key", "Postman API key (PMAK-...)"),
+    ("sentry-token", "Sentry user or organization auth token"),
+    ("rubygems-key", "RubyGems API key (rubygems_...)"),
+    ("cloudflare-ca-key", "Cloudflare Origin CA key (v1.0-...)"),
+    ("age-secret-key", "age encryption secret key (AGE-SECRET-KEY-1...)"),
+    ("django-secret-key", "Django generated insecure secret key"),
+    ("linear-key", "Linear API key (lin_api_...)"),
+    ("groq-key", "Groq API key (gsk_...)"),
+    ("perplexity-key", "Perplexity API key (pplx-...)"),
+    ("xai-key", "xAI API key (xai-...)"),
+    ("mailgun-key", "Mailgun API key (key-<32 hex>)"),
+    ("jwt", "JSON Web Token (eyJ<header>.<payload>.<signature>)"),
+    ("url-credentials", "user:password inside a URL of any other scheme (the pair only)"),
+    ("http-auth-header", "credential of an Authorization: Basic/Bearer/Token header"),
+    ("docker-auth", "base64 user:password in a Docker config \"auth\" field"),
+    ("long-hex", "generic hex run of 48 or more digits, grown to the whole token"),
+    ("long-base64", "generic base64 run of 40 or more characters, grown to the whole token"),
+)
+
+SHAPES: tuple[tuple[str, str], ...] = _DESCRIPTIONS
+_NAMED_SHAPES: tuple[str, ...] = tuple(name for name, _ in SHAPES[:45])
+MARKER_KINDS: tuple[str, ...] = (
+    *_NAMED_SHAPES, "email", "long-hex", "long-base64", "high-entropy",
+)
+
+# --------------------------------------------------------------------------------------------
+# Character classes and helpers
+# --------------------------------------------------------------------------------------------
+
+_ALNUM = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+_WORDCH = _ALNUM | {"_"}
+_SEPS = frozenset("._-")
+_PAD_FORBID = _ALNUM | frozenset("+/._-")
+_HEXLET = frozenset("abcdefABCDEF")
+_DIGITS = frozenset("0123456789")
+
+
+def _isword(text: str, i: int) -> bool:
+    return 0 <= i < len(text) and text[i] in _WORDCH
+
+
+def _entropy_at_least(counts: Iterable[int], n: int, twice_bits: int) -> bool:
+    """True when the Shannon entropy of `counts` (summing to n) is >= twice_bits / 2, exactly."""
+    cs = [c for c in counts if c]
+    threshold = twice_bits / 2
+    h = -sum((c / n) * math.log2(c / n) for c in cs)
+    if abs(h - threshold) > 1e-9:
+        return h > threshold
+    # Near a tie: decide n^(2n) >= 2^(twice_bits*n) * prod c^(2c) by prime exponents.
+    exps: Counter[int] = Counter()
+    for prime, e in _factor(n):
+        exps[prime] += 2 * n * e
+    exps[2] -= twice_bits * n
+    for c in cs:
+        for prime, e in _factor(c):
+            exps[prime] -= 2 * c * e
+    if all(v == 0 for v in exps.values()):
+        return True
+    return math.fsum(v * math.log2(p) for p, v in exps.items()) > 0
+
+
+def _factor(n: int) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    d = 2
+    while d * d <= n:
+        e = 0
+        while n % d == 0:
+            n //= d
+            e += 1
+        if e:
+            out.append((d, e))
+        d += 1
+    if n > 1:
+        out.append((n, 1))
+    return out
+
+
+def _b64_has_colon(run: str, pad: str) -> bool:
+    """`run`+`pad` is standard base64 (padding optional) whose bytes contain ':'."""
+    if not run:
+        return False
+    try:
+        raw = base64.b64decode(run + (pad if pad else "=" * (-len(run) % 4)), validate=True)
+    except (binascii.Error, ValueError):
+        return False
+    return b":" in raw
+
+
+_WORD_RE = _rx(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+
+
+def _word_stats(s: str) -> tuple[int, int]:
+    words = _WORD_RE.findall(s)
+    return sum(map(len, words)), len(words)
+
+
+class _NextStop:
+    """First index >= pos matching `pattern` (or len); amortized linear for rising positions."""
+
+    __slots__ = ("_at", "_from", "_pattern", "_text")
+
+    def __init__(self, pattern: re.Pattern[str], text: str) -> None:
+        self._pattern = pattern
+        self._text = text
+        self._from = -1
+        self._at = -1
+
+    def find(self, pos: int) -> int:
+        if self._from <= pos <= self._at:
+            return self._at
+        m = self._pattern.search(self._text, pos)
+        self._from = pos
+        self._at = m.start() if m else len(self._text)
+        return self._at
+
+
+# --------------------------------------------------------------------------------------------
+# Composite rules (§3.4) and the linear JWT matcher
+# --------------------------------------------------------------------------------------------
+
+_DB_SCHEMES = frozenset(
+    ["mongodb", "postgres", "postgresql", "mysql", "mariadb", "mssql", "oracle", "redis",
+     "rediss", "amqp", "amqps"])
+_DB_USER = _rx(r"[^\s:/@]*")
+_DB_PASS_STOP = _rx(r"[\s@]")
+_DB_HOST_STOP = _rx(r"[\s\"')\]]")
+
+
+def _find_db_uri(text: str) -> _Spans:
+    out: _Spans = []
+    n = len(text)
+    last_end = 0
+    pw_stop = _NextStop(_DB_PASS_STOP, text)
+    host_stop = _NextStop(_DB_HOST_STOP, text)
+    q = text.find("://")
+    while q != -1:
+        w0 = q
+        while w0 > 0 and text[w0 - 1] in _WORDCH:
+            w0 -= 1
+        starts: list[int] = []
+        if w0 < q and w0 > 0 and text[w0 - 1] == "+":
+            w1 = w0 - 1
+            while w1 > 0 and text[w1 - 1] in _WORDCH:
+                w1 -= 1
+            if text[w1:w0 - 1] in _DB_SCHEMES:
+                starts.append(w1)
+        if text[w0:q] in _DB_SCHEMES:
+            starts.append(w0)
+        starts = [s for s in starts if s >= last_end]
+        end = -1
+        if starts:
+            k = _DB_USER.match(text, q + 3).end()  # type: ignore[union-attr]
+            if k < n and text[k] == ":":
+                m2 = pw_stop.find(k + 1)
+                if m2 > k + 1 and m2 < n and text[m2] == "@":
+                    h = host_stop.find(m2 + 1)
+                    if h > m2 + 1:
+                        end = h
+        if end != -1:
+            out.append((starts[0], end))
+            last_end = end
+            q = text.find("://", end)
+        else:
+            q = text.find("://", q + 1)
+    return out
+
+
+_SCHEME_CH = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+.-")
+_URL_USER = _rx(r"[A-Za-z0-9._~%!$&'()*+,;=-]*")
+_URL_PASS = _rx(r"[A-Za-z0-9._~%!$&'()*+,;=:-]*")
+
+
+def _password_is_real(p: str) -> bool:
+    if len(p) < 8 or not any(ch.isalpha() and ch.isascii() for ch in p):
+        return False
+    if any(ch in _DIGITS for ch in p):
+        return True
+    has_upper = any("A" <= ch <= "Z" for ch in p)
+    has_lower = any("a" <= ch <= "z" for ch in p)
+    chars, words = _word_stats(p)
+    return has_upper and has_lower and chars < 4 * words
+
+
+def _find_url_creds(text: str) -> _Spans:
+    out: _Spans = []
+    n = len(text)
+    q = text.find("://")
+    while q != -1:
+        j = q
+        while j > 0 and text[j - 1] in _SCHEME_CH:
+            j -= 1
+        nxt = q + 1
+        if j < q and text[j].isalpha():
+            u_end = _URL_USER.match(text, q + 3).end()  # type: ignore[union-attr]
+            if u_end < n and text[u_end] == ":":
+                p_end = _URL_PASS.match(text, u_end + 1).end()  # type: ignore[union-attr]
+                if (p_end + 1 < n and text[p_end] == "@"
+                        and (text[p_end + 1] in _ALNUM or text[p_end + 1] == "[")
+                        and _password_is_real(text[u_end + 1:p_end])):
+                    out.append((q + 3, p_end))
+                    nxt = p_end
+        q = text.find("://", nxt)
+    return out
+
+
+_AUTH_PREFIX = _rx(r"(?i:authorization):[ \t]*((?i:basic|bearer|token))[ \t]+")
+_AUTH_CRED = _rx(r"[A-Za-z0-9._~+/-]*")
+_STD_B64 = _rx(r"[A-Za-z0-9+/]+")
+
+
+def _find_auth_header(text: str) -> _Spans:
+    out: _Spans = []
+    n = len(text)
+    pos = 0
+    while True:
+        m = _AUTH_PREFIX.search(text, pos)
+        if m is None:
+            return out
+        a = m.end()
+        r_end = _AUTH_CRED.match(text, a).end()  # type: ignore[union-attr]
+        b = r_end
+        while b < n and b - r_end < 2 and text[b] == "=":
+            b += 1
+        ok = b > a and not (b < n and (text[b] in _ALNUM or text[b] == "="))
+        if ok:
+            run, pad = text[a:r_end], text[r_end:b]
+            if m.group(1).lower() == "basic":
+                ok = _STD_B64.fullmatch(run) is not None and _b64_has_colon(run, pad)
+            else:
+                cred = text[a:b]
+                ok = (len(cred) >= 16 and any(ch.isalpha() for ch in cred)
+                      and any(ch in _DIGITS for ch in cred))
+        if ok:
+            out.append((a, b))
+            pos = b
+        else:
+            pos = m.end()
+
+
+_DOCKER_AUTH = _rx(r'"auth"[ \t]*:[ \t]*"([A-Za-z0-9+/]{8,})(={0,2})"')
+
+
+def _find_docker_auth(text: str) -> _Spans:
+    return [(m.start(1), m.end(2)) for m in _DOCKER_AUTH.finditer(text)
+            if _b64_has_colon(m.group(1), m.group(2))]
+
+
+_JWT_STOP = _rx(r"[^A-Za-z0-9_-]")
+
+
+def _find_jwt(text: str) -> _Spans:
+    out: _Spans = []
+    stop = _NextStop(_JWT_STOP, text)
+    memo: dict[int, int] = {}
+    i = text.find("eyJ")
+    while i != -1:
+        if i > 0 and text[i - 1] in _WORDCH:
+            i = text.find("eyJ", i + 1)
+            continue
+        e1 = stop.find(i + 3)
+        if e1 - (i + 3) < 10:
+            i = text.find("eyJ", i + 1)
+            continue
+        end = memo.get(e1)
+        if end is None:
+            end = _jwt_tail(text, e1)
+            memo[e1] = end
+        if end < 0:
+            i = text.find("eyJ", e1)
+            continue
+        out.append((i, end))
+        i = text.find("eyJ", end)
+    return out
+
+
+def _jwt_tail(text: str, e1: int) -> int:
+    """End of a JWT whose first segment ends at e1, or -1."""
+    n = len(text)
+    if e1 >= n or text[e1] != ".":
+        return -1
+    e2 = _JWT_STOP.search(text, e1 + 1)
+    e2i = e2.start() if e2 else n
+    if e2i - (e1 + 1) < 10 or e2i >= n or text[e2i] != ".":
+        return -1
+    s3 = e2i + 1
+    e3 = _JWT_STOP.search(text, s3)
+    k = e3.start() if e3 else n
+    while k >= s3 + 5:
+        if _isword(text, k - 1) != _isword(text, k):
+            return k
+        k -= 1
+    return -1
+
+
+# --------------------------------------------------------------------------------------------
+# Generic rules (§3.3)
+# --------------------------------------------------------------------------------------------
+
+_HEX_CAND = _rx(r"(?<![A-Za-z0-9])[0-9a-fA-F]{48,}(?![A-Za-z0-9])")
+_B64_CAND = _rx(r"(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{40,}={0,2}(?![A-Za-z0-9+/])")
+_PURE_HEX = _rx(r"[0-9a-fA-F]+")
+_LABEL = re.compile(r"(?<![A-Za-z0-9_])(?:md5|sha-?(?:1|224|256|384|512)|h1)\Z",
+                    re.ASCII | re.IGNORECASE)
+_URL_SCHEME = re.compile(r"(?:https?|wss?|ftp|s3|gs|file)://", re.ASCII | re.IGNORECASE)
+_URL_TERM = _rx(r"[\s\"'<>`{}]")
+_SSH_CTX = _rx(r"(?<![A-Za-z0-9])(?:ssh|ecdsa|sk)-[A-Za-z0-9@.-]{1,60}[ \t]{1,8}\Z")
+_ARMOR = _rx(r"-----(BEGIN|END) ([A-Z0-9 ]+)-----")
+_PUBLIC_WORDS = frozenset(("PUBLIC", "CERTIFICATE", "CRL", "SIGNATURE"))
+
+
+class _Context:
+    """Per-text lazily built look-ups for the display skips; linear over one rule scan."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._labels: dict[int, bool] = {}
+        self._schemes: list[int] | None = None
+        self._url_memo: tuple[int, int, bool] = (-1, -1, False)
+        self._armor: tuple[list[int], list[bool]] | None = None
+
+    def label_before(self, pos: int) -> bool:
+        hit = self._labels.get(pos)
+        if hit is None:
+            hit = self._label_before(pos)
+            self._labels[pos] = hit
+        return hit
+
+    def _label_before(self, pos: int) -> bool:
+        text = self.text
+        k = pos
+        while k > 0 and text[k - 1] in "_-":
+            k -= 1
+        if k > 0 and text[k - 1] in ":=" and _LABEL.search(text, max(0, k - 9), k - 1):
+            return True
+        return k < pos and text[k] == "-" and _LABEL.search(text, max(0, k - 8), k) is not None
+
+    def in_url(self, p: int) -> bool:
+        if self._schemes is None:
+            self._schemes = [m.start() for m in _URL_SCHEME.finditer(self.text)]
+        idx = bisect_left(self._schemes, p) - 1
+        if idx < 0:
+            return False
+        s = self._schemes[idx]
+        memo_s, checked, clean = self._url_memo
+        if memo_s == s and p >= checked:
+            if not clean:
+                return False
+            start = checked
+        else:
+            start = s
+        clean = _URL_TERM.search(self.text, start, p) is None
+        self._url_memo = (s, p, clean)
+        return clean
+
+    def in_public_block(self, p: int) -> bool:
+        if self._armor is None:
+            starts: list[int] = []
+            public: list[bool] = []
+            for m in _ARMOR.finditer(self.text):
+                words = set(m.group(2).split())
+                starts.append(m.start())
+                public.append(m.group(1) == "BEGIN" and "PRIVATE" not in words
+                              and bool(words & _PUBLIC_WORDS))
+            self._armor = (starts, public)
+        starts, public = self._armor
+        idx = bisect_left(starts, p) - 1
+        return idx >= 0 and public[idx]
+
+
+def _name_shaped(c: str) -> bool:
+    chars, words = _word_stats(c)
+    if not words:
+        return False
+    if ("+" not in c and "/" not in c and chars >= 4 * words
+            and any("A" <= ch <= "Z" for ch in c) and any("a" <= ch <= "z" for ch in c)):
+        return True
+    return c.count("/") >= 3 and chars >= 3 * words
+
+
+def _hex_skipped(text: str, ctx: _Context, p: int, e: int) -> bool:
+    c = text[p:e]
+    letters = sum(1 for ch in c if ch in _HEXLET)
+    if letters < 2 or len(c) - letters < 2:
+        return True
+    if text.endswith("#diff-", 0, p):
+        return True
+    if (p == 0 or text[p - 1] == "\n") and text[e:e + 2] in ("  ", " *"):
+        return True
+    return ctx.label_before(p)
+
+
+def _b64_skipped(text: str, ctx: _Context, p: int, c: str) -> bool:
+    if _PURE_HEX.fullmatch(c) or not any(ch in _DIGITS for ch in c):
+        return True
+    if p >= 8 and text[p - 8:p] == ";base64,":
+        return True
+    if ctx.label_before(p) or ctx.in_url(p):
+        return True
+    if c.startswith("AAAA") and _SSH_CTX.search(text, max(0, p - 80), p):
+        return True
+    if ctx.in_public_block(p) or _name_shaped(c):
+        return True
+    return not _entropy_at_least(Counter(c).values(), len(c), 7)
+
+
+def _grow_left(text: str, a: int, lo: int, memo: dict[int, int]) -> int:
+    seen: list[int] = []
+    while True:
+        hit = memo.get(a)
+        if hit is not None:
+            a = hit
+            break
+        seen.append(a)
+        k = a
+        while k > lo and text[k - 1] in _SEPS:
+            k -= 1
+        if k == a:
+            break
+        j = k
+        while j > lo and text[j - 1] in _ALNUM:
+            j -= 1
+        if j == k or (j > 0 and text[j - 1] in "+/"):
+            break
+        a = j
+    for s in seen:
+        memo[s] = a
+    return a
+
+
+def _grow_right(text: str, b: int) -> int:
+    n = len(text)
+    grew = False
+    while True:
+        k = b
+        while k < n and text[k] in _SEPS:
+            k += 1
+        if k == b:
+            break
+        j = k
+        while j < n and text[j] in _ALNUM:
+            j += 1
+        if j == k or (j < n and text[j] in "+/"):
+            break
+        b = j
+        grew = True
+    if grew:
+        m = 0
+        while m < 2 and b + m < n and text[b + m] == "=":
+            m += 1
+        while m > 0 and b + m < n and text[b + m] in _PAD_FORBID:
+            m -= 1
+        b += m
+    return b
+
+
+def _find_generic(text: str, hex_rule: bool, storage: bool) -> _Spans:
+    out: _Spans = []
+    prev_end = 0
+    ctx = _Context(text)
+    memo: dict[int, int] = {}
+    for m in (_HEX_CAND if hex_rule else _B64_CAND).finditer(text):
+        p, e = m.span()
+        if p < prev_end:
+            continue
+        if hex_rule:
+            if not storage and _hex_skipped(text, ctx, p, e):
+                continue
+        else:
+            c = m.group().rstrip("=")
+            if storage:
+                if _PURE_HEX.fullmatch(c) or not any(ch in _DIGITS for ch in c):
+                    continue
+            elif _b64_skipped(text, ctx, p, c):
+                continue
+        gs = _grow_left(text, p, prev_end, memo)
+        if not storage and gs < p and ctx.label_before(gs):
+            continue
+        ge = _grow_right(text, e)
+        out.append((gs, ge))
+        prev_end = ge
+        memo.clear()
+    return out
+
+
+def _find_long_hex_display(text: str) -> _Spans:
+    return _find_generic(text, True, False)
+
+
+def _find_long_b64_display(text: str) -> _Spans:
+    return _find_generic(text, False, False)
+
+
+def _find_long_hex_storage(text: str) -> _Spans:
+    return _find_generic(text, True, True)
+
+
+def _find_long_b64_storage(text: str) -> _Spans:
+    return _find_generic(text, False, True)
+
+
+# --------------------------------------------------------------------------------------------
+# Rule objects and gates
+# --------------------------------------------------------------------------------------------
+
+
+def _regex_finder(pattern: re.Pattern[str]) -> _Finder:
+    def find(text: str) -> _Spans:
+        return [m.span() for m in pattern.finditer(text)]
+    return find
+
+
+_Gate = Callable[[str, "_GateFacts"], bool]
+
+
+class _GateFacts:
+    """Facts about the input decided once: long-run checks done with C-level scans."""
+
+    __slots__ = ("alnum30", "b64run40", "lower")
+
+    def __init__(self, text: str) -> None:
+        raw = text.encode("utf-8", "surrogatepass")
+        classes = raw.translate(_CLASS_TABLE)
+        self.alnum30 = b"a" * 30 in classes
+        self.b64run40 = self.alnum30 and b"a" * 40 in classes
+        if not self.b64run40 and b"b" in classes:
+            self.b64run40 = b"a" * 40 in classes.translate(_B64_TABLE)
+        self.lower = ""
+
+
+_CLASS_TABLE = bytes(
+    97 if chr(i) in _ALNUM else 98 if chr(i) in "+/" else 32 for i in range(256))
+_B64_TABLE = bytes(97 if i in (97, 98) else 32 for i in range(256))
+
+
+def _lits(*literals: str) -> _Gate:
+    def gate(text: str, facts: _GateFacts) -> bool:
+        return any(lit in text for lit in literals)
+    return gate
+
+
+def _rgate(pattern: str) -> _Gate:
+    rx = _rx(pattern)
+
+    def gate(text: str, facts: _GateFacts) -> bool:
+        return rx.search(text) is not None
+    return gate
+
+
+def _run_gate(text: str, facts: _GateFacts) -> bool:
+    return facts.b64run40
+
+
+def _auth_gate(text: str, facts: _GateFacts) -> bool:
+    return "authorization" in text.lower()
+
+
+_GATES: dict[str, _Gate] = {
+    "private-key": _lits("-----BEGIN "),
+    "db-uri-creds": _lits("://"),
+    "aws-key": _lits("AKIA", "ASIA", "ABIA", "ACCA"),
+    "stripe-key": _lits("k_live_", "k_test_", "whsec_"),
+    "github-token": _rgate(r"gh[pousr]_|github_pat_"),
+    "gitlab-token": _rgate(r"gl(?:" + _GITLAB_PREFIXES + r")-|GR1348941"),
+    "google-api-key": _lits("AIza"),
+    "google-oauth": _lits("ya29.", "GOCSPX-"),
+    "slack-token": _lits("xox", "xapp-"),
+    "slack-webhook": _lits("hooks.slack.com/"),
+    "discord-token": _rgate(r"[MNO][A-Za-z0-9_-]{22,24}\.[A-Za-z0-9_-]{6}\."),
+    "discord-webhook": _lits("/webhooks/"),
+    "telegram-bot-token": _lits(":A"),
+    "anthropic-key": _lits("sk-ant-"),
+    "openai-key": _lits("sk-"),
+    "npm-token": _lits("npm_"),
+    "pypi-token": _lits("pypi-AgE"),
+    "huggingface-token": _lits("hf_", "api_org_"),
+    "sendgrid-key": _lits("SG."),
+    "twilio-key": _rgate(r"(?:SK|AC)[0-9a-f]{32}"),
+    "shopify-token": _lits("shp"),
+    "digitalocean-token": _lits("_v1_"),
+    "vault-token": _rgate(r"hv[sbr]\."),
+    "azure-client-secret": _lits("Q~"),
+    "azure-storage-key": _lits("AccountKey=", "SharedAccessKey="),
+    "azure-sas": _lits("sig="),
+    "atlassian-token": _lits("ATATT3"),
+    "databricks-token": _lits("dapi"),
+    "grafana-token": _lits("glsa_", "glc_"),
+    "heroku-key": _lits("HRKU-AA"),
+    "postman-key": _lits("PMAK-"),
+    "sentry-token": _lits("sntry"),
+    "rubygems-key": _lits("rubygems_"),
+    "cloudflare-ca-key": _lits("v1.0-"),
+    "age-secret-key": _lits("AGE-SECRET-KEY-1"),
+    "django-secret-key": _lits("django-insecure-"),
+    "linear-key": _lits("lin_api_"),
+    "groq-key": _lits("gsk_"),
+    "perplexity-key": _lits("pplx-"),
+    "xai-key": _lits("xai-"),
+    "mailgun-key": _lits("key-"),
+    "jwt": _lits("eyJ"),
+    "url-credentials": _lits("://"),
+    "http-auth-header": _auth_gate,
+    "docker-auth": _lits('"auth"'),
+    "long-hex": _run_gate,
+    "long-base64": _run_gate,
+}
+
+# Global prefilter: every rule match contains one of these anchors, an alphanumeric run of
+# at least 30 characters, or a base64-class run of at least 40. Each alternative starts with
+# a literal, so the regex engine only stops at the few characters that begin an anchor.
+_PREFILTER = _rx("|".join((
+    r"g(?:ithub_pat_|l(?:" + _GITLAB_PREFIXES + r")-|lc_|=(?<=sig=))",
+    r'"auth"',
+    r":(?://|A|(?<=[Aa][Uu][Tt][Hh][Oo][Rr][Ii][Zz][Aa][Tt][Ii][Oo][Nn]:))",
+    r"ya29\.",
+    r"whsec_",
+    r"x(?:ox|app-|ai-|-(?<=pplx-))",
+    r"v(?:[sbr]\.(?<=hv[sbr]\.)|1\.0-)",
+    r"k(?:_live_|_test_|ey-|-(?<=sk-))",
+    r"S(?:G\.|haredAccessKey=)",
+    r"A(?:KIA|SIA|BIA|CCA|Iza|TATT3|ccountKey=|GE-SECRET-KEY-1|gE(?<=pypi-AgE))",
+    r"PMAK-",
+    r"M[A-Za-z0-9_-]{22,24}\.[A-Za-z0-9_-]{6}\.",
+    r"N[A-Za-z0-9_-]{22,24}\.[A-Za-z0-9_-]{6}\.",
+    r"O[A-Za-z0-9_-]{22,24}\.[A-Za-z0-9_-]{6}\.",
+    r"G(?:R1348941|OCSPX-)",
+    r"HRKU-AA",
+    r"Q~",
+    r"jango-insecure-",
+    r"J(?<=eyJ)",
+    r"B(?<=-----B)EGIN ",
+)))
+
+
+class _Rule(NamedTuple):
+    name: str
+    display: _Finder
+    storage: _Finder
+    gate: _Gate
+
+
+def _build_rules() -> tuple[_Rule, ...]:
+    special_display: dict[str, _Finder] = {
+        "db-uri-creds": _find_db_uri,
+        "jwt": _find_jwt,
+        "url-credentials": _find_url_creds,
+        "http-auth-header": _find_auth_header,
+        "docker-auth": _find_docker_auth,
+        "long-hex": _find_long_hex_display,
+        "long-base64": _find_long_b64_display,
+    }
+    special_storage = dict(special_display)
+    special_storage["long-hex"] = _find_long_hex_storage
+    special_storage["long-base64"] = _find_long_b64_storage
+    rules = []
+    for name, _ in SHAPES:
+        if name in special_display:
+            disp, stor = special_display[name], special_storage[name]
+        else:
+            disp = stor = _regex_finder(_rx(_NAMED_PATTERNS[name]))
+        rules.append(_Rule(name, disp, stor, _GATES[name]))
+    return tuple(rules)
+
+
+_RULES: tuple[_Rule, ...] = _build_rules()
+
+
+def _active_rules(text: str) -> list[_Rule]:
+    """Rules whose gate fires on `text`; empty when a few C-level scans rule everything out."""
+    facts = _GateFacts(text)
+    if not facts.alnum30 and not facts.b64run40 and _PREFILTER.search(text) is None:
+        return []
+    return [rule for rule in _RULES if rule.gate(text, facts)]
+
+
+# --------------------------------------------------------------------------------------------
+# Display boundary (§3.5)
+# --------------------------------------------------------------------------------------------
+
+
+def _replace(text: str, spans: _Spans, token: str) -> str:
+    parts: list[str] = []
+    last = 0
+    for a, b in spans:
+        parts.append(text[last:a])
+        parts.append(token)
+        last = b
+    parts.append(text[last:])
+    return "".join(parts)
+
+
+# A tracked token: (out_start, out_end, in_start, in_end, shape)
+_Tok = tuple[int, int, int, int, str]
+
+
+def _track(tokens: list[_Tok], spans: _Spans, name: str, tlen: int) -> list[_Tok]:
+    new: list[_Tok] = []
+    ti = 0
+    shift = 0
+    last: _Tok | None = None
+
+    def raw_in(x: int, ref: _Tok | None) -> int:
+        return x if ref is None else ref[3] + (x - ref[1])
+
+    for a, b in spans:
+        while ti < len(tokens) and tokens[ti][1] <= a:
+            t = tokens[ti]
+            new.append((t[0] + shift, t[1] + shift, t[2], t[3], t[4]))
+            last = t
+            ti += 1
+        in_s = tokens[ti][2] if ti < len(tokens) and tokens[ti][0] <= a else raw_in(a, last)
+        absorbed: _Tok | None = None
+        while ti < len(tokens) and tokens[ti][0] < b:
+            absorbed = tokens[ti]
+            last = absorbed
+            ti += 1
+        in_e = absorbed[3] if absorbed is not None and absorbed[1] >= b else raw_in(b, last)
+        new.append((a + shift, a + shift + tlen, in_s, in_e, name))
+        shift += tlen - (b - a)
+    for t in tokens[ti:]:
+        new.append((t[0] + shift, t[1] + shift, t[2], t[3], t[4]))
+    return new
+
+
+def _valid_passes(max_passes: object) -> int:
+    if isinstance(max_passes, int) and not isinstance(max_passes, bool) and max_passes >= 1:
+        return int(max_passes)
+    return MAX_REDACTION_PASSES
+
+
+def _display(text: str, passes: int, track: bool) -> tuple[str, list[str], list[_Tok], bool]:
+    rules = _active_rules(text)
+    if not rules:
+        return text, [], [], True
+    out = text
+    shapes: list[str] = []
+    tokens: list[_Tok] = []
+    for _ in range(passes):
+        before = out
+        for rule in rules:
+            spans = rule.display(out)
+            if spans:
+                token = f"[redacted:{rule.name}]"
+                if track:
+                    tokens = _track(tokens, spans, rule.name, len(token))
+                out = _replace(out, spans, token)
+                shapes.extend([rule.name] * len(spans))
+        if out == before:
+            return out, shapes, tokens, True
+    return out, shapes, tokens, False
+
+
+def redact_secret_shapes(text: object, *, max_passes: object = None) -> Redaction:
+    """Replace every secret-shaped span with `[redacted:<shape>]`; fail closed on non-convergence.
+
+    Non-`str` input gives `Redaction("", ())`. Never raises.
+    """
+    if not isinstance(text, str) or not text:
+        return Redaction("", ())
+    plain = str.__str__(text)
+    try:
+        out, shapes, _, converged = _display(plain, _valid_passes(max_passes), False)
+    except Exception:  # pragma: no cover - fail closed on any internal error
+        return Redaction(NONCONVERGENT_TOKEN, (_NONCONVERGENT,))
+    if not converged:
+        return Redaction(NONCONVERGENT_TOKEN, (*shapes, _NONCONVERGENT))
+    return Redaction(out, tuple(shapes))
+
+
+def find_secret_shapes(text: object) -> tuple[Found, ...]:
+    """Spans of the input that `redact_secret_shapes` replaces, in text order; never values."""
+    if not isinstance(text, str) or not text:
+        return ()
+    plain = str.__str__(text)
+    try:
+        _, _, tokens, converged = _display(plain, MAX_REDACTION_PASSES, True)
+    except Exception:  # pragma: no cover - fail closed on any internal error
+        return (Found(_NONCONVERGENT, 0, len(plain)),)
+    if not converged:
+        return (Found(_NONCONVERGENT, 0, len(plain)),)
+    return tuple(Found(t[4], t[2], t[3]) for t in tokens)
+
+
+# --------------------------------------------------------------------------------------------
+# Storage boundary (§4)
+# --------------------------------------------------------------------------------------------
+
+_MARKER_RE = _rx(r"<REDACTED:(" + "|".join(re.escape(k) for k in MARKER_KINDS)
+                 + r"):[0-9a-f]{5}>")
+_EMAIL = _rx(r"(?<![A-Za-z0-9._%+\-])[A-Za-z0-9._%+\-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*"
+             r"\.[A-Za-z]{2,}")
+_ENTROPY_CLASS = r"A-Za-z0-9!#$%&*+\-./:=?@\\^_|~"
+_ENTROPY_RUN = _rx("[" + _ENTROPY_CLASS + "]{" + str(ENTROPY_MIN_RUN) + ",}")
+_ENTROPY_TABLE = bytes(
+    97 if re.fullmatch("[" + _ENTROPY_CLASS + "]", chr(i)) else 32 for i in range(256))
+
+
+def _find_high_entropy(text: str) -> _Spans:
+    out: _Spans = []
+    for m in _ENTROPY_RUN.finditer(text):
+        run = m.group()
+        counts = Counter(run)
+        if len(counts) >= 23 and _entropy_at_least(counts.values(), len(run), 9):
+            out.append(m.span())
+    return out
+
+
+def _find_email(text: str) -> _Spans:
+    return [m.span() for m in _EMAIL.finditer(text)]
+
+
+def _marker_for(kind: str, value: str) -> str:
+    digest = hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest()
+    return f"<REDACTED:{kind}:{digest[:5]}>"
+
+
+def _storage_kinds(text: str) -> list[tuple[str, _Finder]]:
+    facts = _GateFacts(text)
+    kinds: list[tuple[str, _Finder]] = []
+    if facts.alnum30 or facts.b64run40 or _PREFILTER.search(text) is not None:
+        kinds = [(r.name, r.storage) for r in _RULES[:45] if r.gate(text, facts)]
+    if "@" in text:
+        kinds.append(("email", _find_email))
+    if facts.b64run40:
+        kinds.append(("long-hex", _find_long_hex_storage))
+        kinds.append(("long-base64", _find_long_b64_storage))
+    raw = text.encode("utf-8", "surrogatepass")
+    if b"a" * 23 in raw.translate(_ENTROPY_TABLE):
+        kinds.append(("high-entropy", _find_high_entropy))
+    return kinds
+
+
+def scrub_for_storage(text: str | None, *, sidecar: bool) -> Scrubbed:
+    """Replace secret-shaped spans with `<REDACTED:kind:hhhhh>` markers; originals returned.
+
+    Raises `ScrubRefused` (kinds only) when a marker is needed and `sidecar is not True`;
+    raises `TypeError` for input that is neither `str` nor `None`.
+    """
+    if text is None:
+        return Scrubbed("", (), Originals())
+    if not isinstance(text, str):
+        raise TypeError("scrub_for_storage takes str or None, not " + type(text).__name__)
+    has_sidecar = sidecar is True
+    plain = str.__str__(text)
+    if not plain:
+        return Scrubbed("", (), Originals())
+    stretches: list[tuple[int, int]] = []
+    last = 0
+    for m in _MARKER_RE.finditer(plain):
+        if m.start() > last:
+            stretches.append((last, m.start()))
+        last = m.end()
+    if last < len(plain):
+        stretches.append((last, len(plain)))
+    claims: list[tuple[int, int, str]] = []
+    for kind, finder in _storage_kinds(plain):
+        split: list[tuple[int, int]] = []
+        for lo, hi in stretches:
+            spans = finder(plain[lo:hi])
+            cur = lo
+            for a, b in spans:
+                claims.append((lo + a, lo + b, kind))
+                if lo + a > cur:
+                    split.append((cur, lo + a))
+                cur = lo + b
+            if cur < hi:
+                split.append((cur, hi))
+        stretches = split
+    if not claims:
+        return Scrubbed(plain, (), Originals())
+    claims.sort()
+    if not has_sidecar:
+        raise ScrubRefused(tuple(kind for _, _, kind in claims))
+    parts: list[str] = []
+    markers: list[Marker] = []
+    originals: list[str] = []
+    pos = 0
+    out_len = 0
+    for a, b, kind in claims:
+        parts.append(plain[pos:a])
+        out_len += a - pos
+        value = plain[a:b]
+        mark = _marker_for(kind, value)
+        markers.append(Marker(kind, mark, out_len, out_len + len(mark)))
+        originals.append(value)
+        parts.append(mark)
+        out_len += len(mark)
+        pos = b
+    parts.append(plain[pos:])
+    return Scrubbed("".join(parts), tuple(markers), Originals(originals))
+
+
+# --------------------------------------------------------------------------------------------
+# Noise report (§5)
+# --------------------------------------------------------------------------------------------
+
+_NOISE_UUID = re.compile(
+    r"(?:urn:uuid:)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}",
+    re.ASCII | re.IGNORECASE)
+_NOISE_HASH = _rx(
+    r"sha256-[A-Za-z0-9+/]{43}=|sha384-[A-Za-z0-9+/]{64}|sha512-[A-Za-z0-9+/]{86}=="
+    r"|(?i:md5)[:=][0-9a-fA-F]{32}|(?i:sha1)[:=][0-9a-fA-F]{40}|(?i:sha224)[:=][0-9a-fA-F]{56}"
+    r"|(?i:sha256)[:=][0-9a-fA-F]{64}|(?i:sha384)[:=][0-9a-fA-F]{96}"
+    r"|(?i:sha512)[:=][0-9a-fA-F]{128}")
+_NOISE_URL = _rx(r"(?i:https?|wss?|ftp|file)://[^\s@/?#]*(?:[/?#]\S*)?")
+_NOISE_PATH = _rx(
+    r"(?:~|\.{1,2}|[A-Za-z]:)?[/\\](?:[A-Za-z0-9._~@-]*[/\\])*[A-Za-z0-9._~@-]*"
+    r"|[A-Za-z0-9._~@-]+(?:[/\\][A-Za-z0-9._~@-]+){2,}[/\\]?")
+_TOKENISH = _rx(r"[A-Za-z0-9]{16,}")
+
+
+def _token_like(value: str) -> bool:
+    for m in _TOKENISH.finditer(value):
+        run = m.group()
+        if any(ch in _DIGITS for ch in run) and any(ch.isalpha() for ch in run):
+            return True
+    return False
+
+
+def noise_report(values: Iterable[str]) -> NoiseReport:
+    """Classify catch-all originals into uuid/hash/url/path/unclassified; counts only."""
+    counts = {"uuid": 0, "hash": 0, "url": 0, "path": 0, "unclassified": 0}
+    seen: set[str] = set()
+    total = skipped = 0
+    try:
+        items: Iterable[object] = [values] if isinstance(values, str) else iter(values)
+        for item in items:
+            if not isinstance(item, str):
+                skipped += 1
+                continue
+            value = str.__str__(item)
+            total += 1
+            seen.add(value)
+            counts[_noise_class(value)] += 1
+    except Exception:
+        if total == 0 and skipped == 0:
+            return NoiseReport(0, 0, 0, 0, 0, 0, 0, 0, None)
+    share = None if total == 0 else (total - counts["unclassified"]) / total
+    return NoiseReport(total, len(seen), counts["uuid"], counts["hash"], counts["url"],
+                       counts["path"], counts["unclassified"], skipped, share)
+
+
+def _noise_class(value: str) -> str:
+    if _NOISE_UUID.fullmatch(value):
+        return "uuid"
+    if _NOISE_HASH.fullmatch(value):
+        return "hash"
+    if _NOISE_URL.fullmatch(value) and not _token_like(value):
+        return "url"
+    if _NOISE_PATH.fullmatch(value) and not _token_like(value):
+        return "path"
+    return "unclassified"
+
+
+# --------------------------------------------------------------------------------------------
+# Self-check
+# --------------------------------------------------------------------------------------------
+
+
+def _self_check() -> None:
+    if not __debug__:
+        raise SystemExit("secret_redaction self-check needs assertions: run without -O "
+                         "and without PYTHONOPTIMIZE")
+    r = redact_secret_shapes
+    b64 = "QWJjMTIzZGVmNDU2Z2hpNzg5amtsMDEybW5vMzQ1cHFy"
+    pad = "QWxhZGRpbjpvcGVuIHNlc2FtZUFsYWRkaW46b3BlbiBzZXNhbWU="
+    hx = "0123456789abcdef"
+    assert len(SHAPES) == 47 and len(MARKER_KINDS) == 49
+    assert r("AKIAIOSFODNN7EXAMPLE") == ("[redacted:aws-key]", ("aws-key",))
+    assert r("ASIAIOSFODNN7EXAMPLE") == ("[redacted:aws-key]", ("aws-key",))
+    assert r("token=" + hx * 4) == ("token=[redacted:long-hex]", ("long-hex",))
+    sha = "shipped at f6efe271a1277aca79586ee51ef9db30592ac1c5 on main"
+    assert r(sha) == (sha, ())
+    assert r("before -----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk\nafter") == (
+        "before [redacted:private-key]", ("private-key",))
+    assert r("-----BEGIN RSA PRIVATE KEY-----\nabc\n") == (
+        "[redacted:private-key]\n", ("private-key",))
+    uri = "postgres://AKIAIOSFODNN7EXAMPLE@db.example"
+    assert r(uri) == ("[redacted:db-uri-creds]", ("aws-key", "db-uri-creds"))
+    assert r(uri, max_passes=2) == (
+        NONCONVERGENT_TOKEN, ("aws-key", "db-uri-creds", "nonconvergent-snippet"))
+    assert r("AKIAIOSFODNN7EXAMPLE", max_passes=1) == (
+        NONCONVERGENT_TOKEN, ("aws-key", "nonconvergent-snippet"))
+    assert r("xoxb-123456789012-abcdefghijklmnop then AKIAIOSFODNN7EXAMPLE") == (
+        "[redacted:slack-token] then [redacted:aws-key]", ("aws-key", "slack-token"))
+    for s in ("postgresql+psycopg2://app:pw@db:5432/x", "rediss://:pw@cache:6380"):
+        assert r(s) == ("[redacted:db-uri-creds]", ("db-uri-creds",))
+    assert r("git clone https://deploy:Xk3jd9sLq2@ci.example.com/app.git") == (
+        "git clone https://[redacted:url-credentials]@ci.example.com/app.git",
+        ("url-credentials",))
+    assert r("https://user:password@host/x") == ("https://user:password@host/x", ())
+    assert r("Authorization: Bearer opaque7Tk29xQm4Lp8Zr3Vn6") == (
+        "Authorization: Bearer [redacted:http-auth-header]", ("http-auth-header",))
+    assert r(b64 + "===") == ("[redacted:long-base64]=", ("long-base64",))
+    many = r((b64 + "== ") * 300)
+    assert many.text == "[redacted:long-base64] " * 300 and len(many.shapes) == 300
+    assert r("(" + pad + ")") == ("([redacted:long-base64])", ("long-base64",))
+    assert r("g" + hx * 3) == ("[redacted:long-base64]", ("long-base64",))
+    assert r("id secret_" + hx * 4) == ("id [redacted:long-hex]", ("long-hex",))
+    assert r("t=" + b64 + "-Ab9_cD7 end") == ("t=[redacted:long-base64] end", ("long-base64",))
+    for benign in (
+        "see https://api.example.com/v2/projects/abc123def456ghi789/resources/"
+        "jkl012mno345pqr678stu901 for details",
+        "data:image/png;base64," + b64, "integrity sha512-" + b64 + "==", "sha1-" + b64,
+        "docker pull ghcr.io/acme/api@sha256:" + hx * 4, "#diff-" + hx * 4,
+        "https://" + "-" * 5000 + pad,
+        "public final class ResponseSessionHttp2RequestResponseBuilder {",
+        "open src/components/Header8/index/styles/main/layout/Grid.tsx",
+        "is 0.1000000000000000055511151231257827021181583404541015625",
+    ):
+        assert r(benign) == (benign, ()), benign
+    assert r("see https://example.com/x\n" + pad) == (
+        "see https://example.com/x\n[redacted:long-base64]", ("long-base64",))
+    js = r('{"url":"https://x.example/cb","token":"' + b64 + '"}')
+    assert js.text == '{"url":"https://x.example/cb","token":"[redacted:long-base64]"}'
+    for bad in (b"AKIAIOSFODNN7EXAMPLE", None, 123):
+        assert r(bad) == ("", ())
+    # find_secret_shapes
+    assert find_secret_shapes(uri) == (Found("db-uri-creds", 0, len(uri)),)
+    assert find_secret_shapes("x AKIAIOSFODNN7EXAMPLE") == (Found("aws-key", 2, 22),)
+    assert find_secret_shapes(b"AKIAIOSFODNN7EXAMPLE") == ()
+    # Storage (§4.5)
+    sc = scrub_for_storage
+
+    def st(t: str) -> str:
+        return sc(t, sidecar=True).text
+    assert st("before AKIAIOSFODNN7EXAMPLE after") == "before <REDACTED:aws-key:1a5d4> after"
+    assert st("mail jane.doe+ops@mail.example.co.uk today") == "mail <REDACTED:email:c68a2> today"
+    assert st("pw Zx8kL2mQ9vR4tY7wP1nBqW5e end") == "pw <REDACTED:high-entropy:5c228> end"
+    assert st('TOKEN="Zx8kL2mQ9vR4tY7wP1nBqW5e"') == 'TOKEN="<REDACTED:high-entropy:5c228>"'
+    assert st("DB_PASSWORD=Zx8kL2mQ9vR4tY7wP1nBqW5e") == "<REDACTED:high-entropy:142c8>"
+    assert st("x=ghp_abcdefghijklmnopqrstuvwxyz0123456789") == "x=<REDACTED:github-token:03aaf>"
+    once = st(uri)
+    assert once == "postgres://<REDACTED:aws-key:1a5d4>@db.example" and st(once) == once
+    assert st("integrity sha512-" + b64 + "==") == "integrity <REDACTED:long-base64:b8937>"
+    assert st("ghijklmnopqrstuvwxyzGH") == "ghijklmnopqrstuvwxyzGH"
+    assert st("ghijklmnopqrstuvwxyzGHI") == "<REDACTED:high-entropy:5f6f6>"
+    for same in ("commit f6efe271a1277aca79586ee51ef9db30592ac1c5", "[redacted:aws-key]"):
+        assert st(same) == same
+    try:
+        sc("AKIAIOSFODNN7EXAMPLE", sidecar=False)
+        raise AssertionError("no sidecar must refuse")
+    except ScrubRefused as refused:
+        assert refused.kinds == ("aws-key",) and "AKIA" not in str(refused)
+    done = sc("a AKIAIOSFODNN7EXAMPLE b", sidecar=True)
+    assert list(done.originals) == ["AKIAIOSFODNN7EXAMPLE"]
+    assert repr(done.originals) == "<Originals: 1 withheld>" and "AKIA" not in repr(done)
+    assert sc(done.text, sidecar=False) == (done.text, (), Originals())
+    assert sc(None, sidecar=False) == ("", (), Originals())
+    # Limits (§6)
+    assert r("token " + "ab12" * 10) == ("token " + "ab12" * 10, ())          # 40-hex
+    assert r("twilio " + "ab12" * 8)[1] == ()                                # 32-hex
+    assert r("MY_SERVICE_TOKEN=hunter2hunter2")[1] == ()                     # opaque
+    assert r("NRAK-ABCDEFGHIJKLMNOPQRSTUVWXYZ1")[1] == ()                    # vendor not listed
+    assert r("ghp_abcdefghij")[1] == ()                                      # fragment
+    assert r("https://x.example/?key=" + b64)[1] == ()                       # base64 in URL
+    assert r("user https://u:pass@h/")[1] == ()                              # placeholder
+    assert st("password hunter2") == "password hunter2"                     # low entropy
+    assert re.fullmatch(r"<REDACTED:email:[0-9a-f]{5}>:x", st("git@github.com:x"))  # over-match
+    rep = noise_report(["/Users/dev/Projects/agent-memory/src/consolidate/episodic_writer.py",
+                        "https://docs.example.com/guide/install.html#section-2",
+                        "Zx8kL2mQ9vR4tY7wP1nBqW5e"])
+    assert rep == NoiseReport(3, 3, 0, 0, 1, 1, 1, 0, 2 / 3)
+    empty = NoiseReport(0, 0, 0, 0, 0, 0, 0, 0, None)
+    assert noise_report(None) == empty  # type: ignore[arg-type]
+    print("secret_redaction self-check: all assertions passed")
+
+
+if __name__ == "__main__":
+    _self_check()
