@@ -26,7 +26,7 @@ from collections.abc import Callable
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from agentops import claim_audit  # noqa: E402
+from agentops import claim_audit
 
 TARGET_MS = 5.0
 LINES = 200
