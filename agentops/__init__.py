@@ -7,6 +7,19 @@ module never pays for the others.
 
 __version__ = "0.1.0"
 
-# Every pure module, in the order the README presents them. A name is listed here
-# only once its file exists; the package test checks the two agree.
-MODULES: tuple[str, ...] = ()
+# Every pure module, in the order the README presents them; the package test
+# checks that this tuple and the files in this folder agree.
+MODULES: tuple[str, ...] = (
+    "secret_redaction",
+    "memory_integrity",
+    "memory_usage_ledger",
+    "rrf_fuse",
+    "stale_basis",
+    "capability_grant",
+    "scannable_command",
+    "shadow_screen",
+    "hidden_chars",
+    "promotion_gate",
+    "loop_guard",
+    "claim_audit",
+)

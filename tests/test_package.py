@@ -88,3 +88,17 @@ def test_ci_runs_the_readme_test_command() -> None:
     assert command in (ROOT / "README.md").read_text(encoding="utf-8")
     assert command in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert "python -m agentops selfcheck" in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+LLM_SDKS = ("openai", "anthropic", "google.generativeai", "google.genai", "cohere", "mistralai",
+            "litellm", "langchain", "llama_index", "transformers", "groq", "ollama")
+
+
+@pytest.mark.parametrize("path", sorted(PACKAGE.rglob("*.py")), ids=lambda p: p.name)
+def test_no_model_call_on_the_watch_path(path: Path) -> None:
+    """Detectors report presence with zero model calls: no file of the package may
+    import an LLM SDK (patterns/fail-soft-detectors.md)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    imported = [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
+    imported += [n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
+    assert not [m for m in imported if m.split(".")[0] in {s.split(".")[0] for s in LLM_SDKS}]
