@@ -1,0 +1,84 @@
+"""Benchmark: `fuse_rankings` over 10 ranked lists of 100,000 ids each.
+
+Target: under 1 s per call (median) on a 2-core machine. Two workloads run
+interleaved, repetition by repetition, so machine noise hits both alike:
+
+- hybrid: 10 retrievers ranking overlapping ids drawn from a shared universe
+  of 150,000 documents (the realistic hybrid-search case),
+- disjoint: 10 lists with no id in common (1,000,000 candidates, worst case
+  for the per-candidate work).
+
+Plus `rrf_fuse` over a 100,000-element pool for scale. Run from the project
+root with nothing installed: `python benchmarks/fuse_speed.py [--reps N]`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from agentops.rrf_fuse import fuse_rankings, rrf_fuse  # noqa: E402
+
+LISTS = 10
+LIST_LEN = 100_000
+UNIVERSE = 150_000
+TARGET_S = 1.0
+
+
+def _hybrid(rng: random.Random) -> list[list[str]]:
+    docs = [f"doc-{i}" for i in range(UNIVERSE)]
+    return [rng.sample(docs, LIST_LEN) for _ in range(LISTS)]
+
+
+def _disjoint() -> list[list[str]]:
+    return [[f"r{j}-{i}" for i in range(LIST_LEN)] for j in range(LISTS)]
+
+
+def _pool(rng: random.Random) -> list[dict[str, object]]:
+    return [{"id": i, "score": rng.randint(0, 20)} for i in range(LIST_LEN)]
+
+
+def _time(call: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    call()
+    return time.perf_counter() - start
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--reps", type=int, default=7, help="interleaved repetitions (7)")
+    reps = max(1, parser.parse_args().reps)
+    rng = random.Random(20090719)
+    hybrid, disjoint, pool = _hybrid(rng), _disjoint(), _pool(rng)
+    weights = [1.0 + j / 10 for j in range(LISTS)]
+    cases: dict[str, Callable[[], object]] = {
+        "fuse_rankings hybrid   (10 x 100k, 150k ids)": lambda: fuse_rankings(hybrid),
+        "fuse_rankings weighted (10 x 100k, 150k ids)": lambda: fuse_rankings(
+            hybrid, weights=weights, limit=50),
+        "fuse_rankings disjoint (10 x 100k, 1M ids)  ": lambda: fuse_rankings(disjoint),
+        "rrf_fuse pool of 100k                       ": lambda: rrf_fuse(pool, 50),
+    }
+    times: dict[str, list[float]] = {name: [] for name in cases}
+    for _ in range(reps):
+        for name, call in cases.items():
+            times[name].append(_time(call))
+    worst = 0.0
+    for name, samples in times.items():
+        median = statistics.median(samples)
+        if name.startswith("fuse_rankings"):
+            worst = max(worst, median)
+        print(f"{name}  median {median:.3f} s  (min {min(samples):.3f}, {reps} interleaved reps)")
+    verdict = "PASS" if worst < TARGET_S else "FAIL"
+    print(f"fuse_rankings worst median {worst:.3f} s vs target < {TARGET_S:.1f} s: {verdict}")
+    return 0 if worst < TARGET_S else 3
+
+
+if __name__ == "__main__":
+    sys.exit(main())
