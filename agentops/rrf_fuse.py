@@ -84,7 +84,8 @@ __all__ = ["RRF_K", "FusedItem", "FusedId", "rrf_fuse", "fuse_rankings"]  # noqa
 RRF_K: int = 60
 
 _REJECTED = (str, bytes, bytearray, Mapping)
-_consume: Callable[[Iterable[object]], None] = deque(maxlen=0).extend  # run an iterator to its end in C
+# Runs an iterator to its end in C (the itertools "consume" recipe).
+_consume: Callable[[Iterable[object]], None] = deque[object](maxlen=0).extend
 
 
 class FusedItem(NamedTuple):

@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from agentops.rrf_fuse import fuse_rankings, rrf_fuse  # noqa: E402
+from agentops.rrf_fuse import fuse_rankings, rrf_fuse
 
 LISTS = 10
 LIST_LEN = 100_000
