@@ -52,7 +52,6 @@ import contextlib
 import json
 import os
 import re
-import secrets
 import stat
 import sys
 from datetime import datetime, timedelta, timezone
@@ -490,6 +489,8 @@ def run_revoke(args: argparse.Namespace) -> int:
 
 
 def _mint(args: argparse.Namespace) -> int:
+    import secrets  # here, not at the top: the hook never pays for it
+
     from agentops.capability_grant import (
         GrantError,
         build_grant,

@@ -1,0 +1,726 @@
+"""Tests for agentops/cli/grant.py: policy, store, audit log, grant commands, PreToolUse hook."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import stat
+import subprocess
+import sys
+import time
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import ROOT, run_cli
+
+from agentops.capability_grant import (
+    build_grant,
+    command_hash,
+    parse_grant,
+    serialize_grant,
+)
+from agentops.cli import grant as cli_grant
+from agentops.cli import main
+
+POLICY: dict[str, Any] = {
+    "schema_version": 1,
+    "deny": [{"id": "no-force-push", "pattern": r"git\s+push\b.*--force",
+              "reason": "force-push is not allowed", "ignore_case": False},
+             {"id": "no-body", "pattern": r"(^|\s)--body(=|\s|$)"}],
+    "grant_classes": {"deploy": [r"^deploy(\s|$)"], "db-write": [r"^psql\b"],
+                      "both": [r"^psql-deploy\b"], "also": [r"^psql-deploy\b"]},
+}
+CMD = "deploy --env production"
+
+
+class Env:
+    def __init__(self, tmp: Path) -> None:
+        self.tmp = tmp
+        self.policy = tmp / "policy.json"
+        self.store = tmp / "store"
+        self.audit = tmp / "audit.ndjson"
+        self.write_policy(POLICY)
+
+    def write_policy(self, doc: object) -> None:
+        text = doc if isinstance(doc, str) else json.dumps(doc)
+        self.policy.write_text(text, encoding="utf-8")
+
+    def opts(self, audit: bool = True) -> list[str]:
+        out = ["--policy", str(self.policy), "--store", str(self.store)]
+        return [*out, "--audit", str(self.audit)] if audit else out
+
+    def live(self) -> list[str]:
+        d = self.store / "live"
+        return sorted(os.listdir(d)) if d.exists() else []
+
+    def spent(self) -> list[str]:
+        d = self.store / "spent"
+        return sorted(os.listdir(d)) if d.exists() else []
+
+    def audit_events(self) -> list[dict[str, Any]]:
+        if not self.audit.exists():
+            return []
+        return [json.loads(line) for line in self.audit.read_text().splitlines()]
+
+
+@pytest.fixture
+def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Env:
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("CLAUDECODE", raising=False)
+    monkeypatch.delenv("AGENTOPS_DISABLED", raising=False)
+    return Env(tmp_path)
+
+
+def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def mint(env: Env, capsys: pytest.CaptureFixture[str], command: str = CMD,
+         scope: str = "my-app", cls: str = "deploy", *extra: str) -> str:
+    code, out, err = cli(capsys, "grant", "mint", "--command", command, "--scope", scope,
+                         "--class", cls, *extra, *env.opts())
+    assert code == 0, err
+    first = out.splitlines()[0]
+    assert first.startswith("id:")
+    return first.split()[1]
+
+
+def grant_cmd(env: Env, capsys: pytest.CaptureFixture[str], action: str, command: str = CMD,
+              scope: str = "my-app", cls: str = "deploy") -> tuple[int, str, str]:
+    opts = env.opts(audit=action != "check")
+    return cli(capsys, "grant", action, "--command", command, "--scope", scope, "--class", cls,
+               *opts)
+
+
+def hook_input(command: object = CMD, tool: object = "Bash", **extra: Any) -> str:
+    doc: dict[str, Any] = {"session_id": "s", "transcript_path": "/t", "cwd": "/w",
+                           "permission_mode": "default", "hook_event_name": "PreToolUse",
+                           "tool_name": tool, "tool_use_id": "toolu_1",
+                           "tool_input": {"command": command, "description": "d"}}
+    doc.update(extra)
+    return json.dumps(doc)
+
+
+def hook(env: Env, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+         data: str | bytes, scope: str = "my-app") -> tuple[int, str, str]:
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(raw)))
+    return cli(capsys, "hook", "pre-tool-use", "--scope", scope, *env.opts())
+
+
+def decision(out: str) -> dict[str, Any]:
+    doc: dict[str, Any] = json.loads(out)
+    assert list(doc) == ["hookSpecificOutput"]
+    inner: dict[str, Any] = doc["hookSpecificOutput"]
+    assert set(inner) == {"hookEventName", "permissionDecision", "permissionDecisionReason"}
+    assert inner["hookEventName"] == "PreToolUse"
+    return inner
+
+
+def write_grant(env: Env, **fields: Any) -> str:
+    now = datetime.now(timezone.utc)
+    g = build_grant(fields.pop("command", CMD), scope="my-app", action_class="deploy",
+                    grant_id=fields.pop("grant_id", "handmade1"), allowed_classes=["deploy"],
+                    now=fields.pop("now", now))
+    doc = dict(g._asdict(), **fields)
+    (env.store / "live").mkdir(parents=True, exist_ok=True)
+    (env.store / "spent").mkdir(parents=True, exist_ok=True)
+    (env.store / "live" / f"{doc['id']}.json").write_text(json.dumps(doc, indent=2))
+    return str(doc["id"])
+
+
+# ---------------------------------------------------------------------------
+# mint
+
+
+def test_mint_prints_binding_and_writes_store(env: Env,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = cli(capsys, "grant", "mint", "--command", "  " + CMD + "\n",
+                         "--scope", "my-app", "--class", "deploy", "--minted-by", "alice",
+                         *env.opts())
+    assert code == 0 and err == ""
+    lines = dict(line.split(":", 1) for line in out.splitlines())
+    gid = lines["id"].strip()
+    assert len(gid) == 32 and int(gid, 16) >= 0
+    assert lines["command"].strip() == CMD
+    assert lines["command_sha256"].strip() == command_hash(CMD)
+    assert "expires_at" in lines
+    assert env.live() == [f"{gid}.json"] and env.spent() == []
+    path = env.store / "live" / f"{gid}.json"
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    for d in (env.store, env.store / "live", env.store / "spent"):
+        assert stat.S_IMODE(d.stat().st_mode) == 0o700
+    g = parse_grant(path.read_bytes(), ["deploy"])
+    assert g is not None and g.id == gid and g.minted_by == "alice"
+    assert serialize_grant(g) == path.read_text()
+    expires = datetime.fromisoformat(g.expires_at) - datetime.fromisoformat(g.minted_at)
+    assert expires == timedelta(minutes=15)
+    assert lines["expires_at"].strip() == g.expires_at
+    events = env.audit_events()
+    assert [e["event"] for e in events] == ["mint"] and events[0]["id"] == gid
+    assert stat.S_IMODE(env.audit.stat().st_mode) == 0o600
+
+
+def test_mint_ttl_minutes(env: Env, capsys: pytest.CaptureFixture[str]) -> None:
+    for minutes in ("1", "1440"):
+        gid = mint(env, capsys, CMD, "my-app", "deploy", "--ttl-minutes", minutes)
+        g = parse_grant((env.store / "live" / f"{gid}.json").read_bytes(), ["deploy"])
+        assert g is not None
+        window = datetime.fromisoformat(g.expires_at) - datetime.fromisoformat(g.minted_at)
+        assert window == timedelta(minutes=int(minutes))
+    before = env.live()
+    for bad in ("0", "1441", "-5", "x", "1.5", ""):
+        code, _, err = cli(capsys, "grant", "mint", "--command", CMD, "--scope", "s",
+                           "--class", "deploy", "--ttl-minutes", bad, *env.opts())
+        assert code == 2 and "ttl-minutes" in err
+    assert env.live() == before
+
+
+def test_mint_refuses_inside_claude_code(env: Env, capsys: pytest.CaptureFixture[str],
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    for value in ("1", ""):
+        monkeypatch.setenv("CLAUDECODE", value)
+        code, out, err = cli(capsys, "grant", "mint", "--command", CMD, "--scope", "s",
+                             "--class", "deploy", *env.opts())
+        assert code == 2 and out == "" and "CLAUDECODE" in err
+        assert len(err.strip().splitlines()) == 1
+    assert env.live() == [] and env.audit_events() == []
+
+
+def test_mint_refusals(env: Env, capsys: pytest.CaptureFixture[str]) -> None:
+    cases = [("git-push", CMD, "s", "action_class"), ("deploy", "  ", "s", "command"),
+             ("deploy", CMD, " ", "scope"), (" ", CMD, "s", "class")]
+    for cls, command, scope, word in cases:
+        code, out, err = cli(capsys, "grant", "mint", "--command", command, "--scope", scope,
+                             "--class", cls, *env.opts())
+        assert code == 2 and out == "" and word in err, err
+        assert len(err.strip().splitlines()) == 1
+    assert env.live() == []
+
+
+def test_mint_warns_when_hook_cannot_use_grant(env: Env,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    code, _out, err = cli(capsys, "grant", "mint", "--command", "make deploy", "--scope", "s",
+                         "--class", "deploy", *env.opts())
+    assert code == 0 and "only `grant consume`" in err
+
+
+def test_mint_audit_failure_removes_grant(env: Env, capsys: pytest.CaptureFixture[str]) -> None:
+    env.audit.mkdir()
+    code, out, err = cli(capsys, "grant", "mint", "--command", CMD, "--scope", "s",
+                         "--class", "deploy", *env.opts())
+    assert code == 2 and out == "" and "audit" in err
+    assert env.live() == []
+
+
+def test_mint_default_paths_under_home(env: Env, capsys: pytest.CaptureFixture[str]) -> None:
+    home = env.tmp / "home" / ".agentops"
+    home.mkdir(parents=True)
+    (home / "policy.json").write_text(json.dumps(POLICY))
+    code, out, _ = cli(capsys, "grant", "mint", "--command", CMD, "--scope", "s",
+                       "--class", "deploy")
+    assert code == 0
+    gid = out.split()[1]
+    assert (home / "grants" / "live" / f"{gid}.json").exists()
+    assert (home / "grants" / "audit.ndjson").exists()
+    code, out, _ = cli(capsys, "grant", "consume", "--command", CMD, "--scope", "s",
+                       "--class", "deploy")
+    assert code == 0 and gid in out
+
+
+# ---------------------------------------------------------------------------
+# check / consume / revoke
+
+
+def test_check_never_consumes_then_consume_once(env: Env,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    gid = mint(env, capsys)
+    for _ in range(2):
+        code, out, _ = grant_cmd(env, capsys, "check")
+        assert code == 0 and gid in out
+    code, out, _ = grant_cmd(env, capsys, "consume")
+    assert code == 0 and out.strip() == f"consumed grant {gid}"
+    assert env.live() == [] and env.spent() == [f"{gid}.json"]
+    spent = parse_grant((env.store / "spent" / f"{gid}.json").read_bytes(), ["deploy"])
+    assert spent is not None and spent.consumed_at is not None
+    for action in ("consume", "check"):
+        code, out, _ = grant_cmd(env, capsys, action)
+        assert code == 3 and out.strip() == "no live matching grant"
+    assert [e["event"] for e in env.audit_events()] == ["mint", "consume"]
+    assert env.audit_events()[1]["note"] == "grant consume"
+
+
+def test_positive_controls_refused(env: Env, capsys: pytest.CaptureFixture[str]) -> None:
+    mint(env, capsys)
+    for command, scope, cls in ((CMD + " ", "other-app", "deploy"),
+                                (CMD, "my-app", "db-write"),
+                                ("deploy  --env production", "my-app", "deploy"),
+                                ("deploy --env production\r", "my-app", "deploy"),
+                                (CMD + " && rm -rf /", "my-app", "deploy")):
+        for action in ("check", "consume"):
+            code, _, _ = grant_cmd(env, capsys, action, command, scope, cls)
+            assert code == 3
+    assert grant_cmd(env, capsys, "consume")[0] == 0  # the control: still consumable once
+
+
+def test_expired_forged_and_replayed_files(env: Env, capsys: pytest.CaptureFixture[str]) -> None:
+    old = datetime.now(timezone.utc) - timedelta(hours=1)
+    write_grant(env, grant_id="expired1", now=old)
+    code, _, err = grant_cmd(env, capsys, "consume")
+    assert code == 3 and err == ""
+    # forged: command edited, hash kept -> invalid -> skipped with one warning
+    write_grant(env, grant_id="forged1", command_sha256=command_hash("echo harmless"))
+    code, _, err = grant_cmd(env, capsys, "consume")
+    assert code == 3 and "forged1.json" in err and len(err.strip().splitlines()) == 1
+    # replayed: a live file restored after its spent record exists
+    gid = write_grant(env, grant_id="replay1")
+    (env.store / "spent" / f"{gid}.json").write_text("")
+    assert grant_cmd(env, capsys, "consume")[0] == 3
+    assert grant_cmd(env, capsys, "check")[0] == 3
+    assert (env.store / "live" / "replay1.json").exists()
+    assert env.spent() == ["replay1.json"]
+
+
+def test_corrupt_and_misnamed_files_skipped(env: Env, capsys: pytest.CaptureFixture[str]) -> None:
+    (env.store / "live").mkdir(parents=True)
+    (env.store / "spent").mkdir()
+    (env.store / "live" / "corrupt1.json").write_bytes(b"{not json\xff")
+    (env.store / "live" / "bad name.json").write_text("{}")
+    (env.store / "live" / "notes.txt").write_text("ignored")
+    gid = write_grant(env, grant_id="realone")
+    text = (env.store / "live" / f"{gid}.json").read_text()
+    (env.store / "live" / "otherid.json").write_text(text)  # id differs from file stem
+    (env.store / "live" / "linked.json").symlink_to(env.store / "live" / f"{gid}.json")
+    code, out, err = grant_cmd(env, capsys, "check")
+    assert code == 0 and "realone" in out
+    warned = err.strip().splitlines()
+    assert len(warned) == 4
+    for name in ("corrupt1.json", "bad name.json", "otherid.json", "linked.json"):
+        assert sum(name in line for line in warned) == 1
+    assert "notes.txt" not in err
+    os.unlink(env.store / "live" / f"{gid}.json")
+    code, out, err = grant_cmd(env, capsys, "consume")
+    assert code == 3 and env.spent() == []  # nothing consumed by an error path
+
+
+def test_claim_lost_and_changed_after_claim(env: Env, capsys: pytest.CaptureFixture[str],
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    gid = mint(env, capsys)
+    real = cli_grant._grant_at
+    calls: list[str] = []
+
+    def swapped(path: str, allowed: tuple[str, ...], stem: str) -> Any:
+        calls.append(stem)
+        if len(calls) == 2:  # the re-read after the claim sees a different grant
+            return None
+        return real(path, allowed, stem)
+
+    monkeypatch.setattr(cli_grant, "_grant_at", swapped)
+    code, _out, _ = grant_cmd(env, capsys, "consume")
+    assert code == 3 and calls == [gid, gid]
+    assert env.spent() == [f"{gid}.json"]  # the id stays burned
+    assert (env.store / "spent" / f"{gid}.json").read_bytes() == b""
+    monkeypatch.setattr(cli_grant, "_grant_at", real)
+    assert grant_cmd(env, capsys, "consume")[0] == 3
+
+
+def test_claim_already_taken(env: Env, capsys: pytest.CaptureFixture[str],
+                             monkeypatch: pytest.MonkeyPatch) -> None:
+    gid = mint(env, capsys)
+    real_load = cli_grant.load_live
+
+    def load_then_race(store: str, allowed: tuple[str, ...], warn: bool = True) -> Any:
+        grants = real_load(store, allowed, warn)
+        (env.store / "spent" / f"{gid}.json").write_text("")  # another consumer won
+        return grants
+
+    monkeypatch.setattr(cli_grant, "load_live", load_then_race)
+    code, out, _ = grant_cmd(env, capsys, "consume")
+    assert code == 3 and out.strip() == "no live matching grant"
+    assert [e["event"] for e in env.audit_events()] == ["mint"]
+
+
+def test_consume_audit_failure_reports_no_grant(env: Env,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    gid = mint(env, capsys)
+    env.audit.unlink()
+    env.audit.mkdir()
+    code, _out, err = grant_cmd(env, capsys, "consume")
+    assert code == 3 and "audit" in err and gid in err
+    assert env.spent() == [f"{gid}.json"] and env.live() == []
+    env.audit.rmdir()
+    assert grant_cmd(env, capsys, "consume")[0] == 3
+
+
+def test_revoke(env: Env, capsys: pytest.CaptureFixture[str]) -> None:
+    gid = mint(env, capsys)
+    store = ["--store", str(env.store), "--audit", str(env.audit)]
+    code, out, _ = cli(capsys, "grant", "revoke", "--id", gid, *store)
+    assert code == 0 and gid in out
+    assert env.live() == [] and env.spent() == [f"{gid}.json"]
+    rec = parse_grant((env.store / "spent" / f"{gid}.json").read_bytes(), ["deploy"])
+    assert rec is not None and rec.consumed_at is not None
+    assert grant_cmd(env, capsys, "consume")[0] == 3
+    code, out, _ = cli(capsys, "grant", "revoke", "--id", gid, *store)
+    assert code == 3 and out.strip() == "nothing to revoke"
+    code, out, _ = cli(capsys, "grant", "revoke", "--id", "neverminted", *store)
+    assert code == 3
+    events = env.audit_events()
+    assert [e["event"] for e in events] == ["mint", "revoke"] and events[1]["id"] == gid
+
+
+def test_revoke_spent_but_live_restored(env: Env, capsys: pytest.CaptureFixture[str]) -> None:
+    gid = write_grant(env, grant_id="restored")
+    (env.store / "spent" / f"{gid}.json").write_text("")
+    code, out, _ = cli(capsys, "grant", "revoke", "--id", gid, "--store", str(env.store),
+                       "--audit", str(env.audit))
+    assert code == 3 and out.strip() == "nothing to revoke"
+
+
+def test_revoke_unparsable_live_file(env: Env, capsys: pytest.CaptureFixture[str]) -> None:
+    (env.store / "live").mkdir(parents=True)
+    (env.store / "spent").mkdir()
+    (env.store / "live" / "junk1.json").write_text("{oops")
+    code, _, _ = cli(capsys, "grant", "revoke", "--id", "junk1", "--store", str(env.store),
+                     "--audit", str(env.audit))
+    assert code == 0 and env.live() == [] and env.spent() == ["junk1.json"]
+    assert (env.store / "spent" / "junk1.json").read_bytes() == b""
+    assert env.audit_events()[0]["id"] == "junk1"
+
+
+@pytest.mark.parametrize("bad", ["../x", "a/b", "", "-x", "a" * 129, "x.json", "ä"])
+def test_revoke_refuses_unsafe_id(env: Env, capsys: pytest.CaptureFixture[str], bad: str) -> None:
+    code, out, err = cli(capsys, "grant", "revoke", f"--id={bad}", "--store", str(env.store))
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and "--id" in err
+    assert not env.store.exists()
+
+
+def test_store_is_a_file_is_an_error(env: Env, capsys: pytest.CaptureFixture[str]) -> None:
+    env.store.write_text("not a dir")
+    code, out, err = cli(capsys, "grant", "mint", "--command", CMD, "--scope", "s",
+                         "--class", "deploy", *env.opts())
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+
+
+def test_blank_query_arguments_are_usage_errors(env: Env,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    for command, scope, cls in ((" ", "s", "deploy"), (CMD, "", "deploy"), (CMD, "s", "")):
+        for action in ("check", "consume"):
+            assert grant_cmd(env, capsys, action, command, scope, cls)[0] == 2
+
+
+# ---------------------------------------------------------------------------
+# Policy
+
+
+BAD_POLICIES: list[Any] = [
+    '{"schema_version": 1, "schema_version": 1}',
+    '{"schema_version": 1, "deny": [{"id": "a", "pattern": "x", "id": "a"}]}',
+    '{"schema_version": 1, "deny": [], "extra": 1}',
+    {"schema_version": "1"}, {"schema_version": 2}, {"schema_version": True}, {},
+    [], "null", "{not json", '{"schema_version": NaN}',
+    {"schema_version": 1, "deny": {}},
+    {"schema_version": 1, "deny": ["x"]},
+    {"schema_version": 1, "deny": [{"pattern": "x"}]},
+    {"schema_version": 1, "deny": [{"id": " ", "pattern": "x"}]},
+    {"schema_version": 1, "deny": [{"id": "a"}]},
+    {"schema_version": 1, "deny": [{"id": "a", "pattern": 5}]},
+    {"schema_version": 1, "deny": [{"id": "a", "pattern": "(unclosed"}]},
+    {"schema_version": 1, "deny": [{"id": "a", "pattern": "x"}, {"id": "a", "pattern": "y"}]},
+    {"schema_version": 1, "deny": [{"id": "a", "pattern": "x", "ignore_case": "yes"}]},
+    {"schema_version": 1, "deny": [{"id": "a", "pattern": "x", "reason": 5}]},
+    {"schema_version": 1, "deny": [{"id": "a", "pattern": "x", "severity": "high"}]},
+    {"schema_version": 1, "grant_classes": []},
+    {"schema_version": 1, "grant_classes": {"deploy": []}},
+    {"schema_version": 1, "grant_classes": {"deploy": "^deploy"}},
+    {"schema_version": 1, "grant_classes": {"deploy": [5]}},
+    {"schema_version": 1, "grant_classes": {"deploy": ["("]}},
+    {"schema_version": 1, "grant_classes": {" deploy": ["^deploy"]}},
+    {"schema_version": 1, "grant_classes": {"": ["^deploy"]}},
+    {"schema_version": 1, "grant_classes": {f"c{i}": ["x"] for i in range(1025)}},
+]
+
+
+@pytest.mark.parametrize("policy", BAD_POLICIES, ids=range(len(BAD_POLICIES)))
+def test_unusable_policy_fails_closed(env: Env, capsys: pytest.CaptureFixture[str],
+                                      monkeypatch: pytest.MonkeyPatch, policy: Any) -> None:
+    gid = write_grant(env, grant_id="wouldmatch")
+    env.write_policy(policy)
+    code, out, err = hook(env, capsys, monkeypatch, hook_input())
+    assert code == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and "policy unusable" in err
+    for action in ("check", "consume"):
+        code, out, err = grant_cmd(env, capsys, action)
+        assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+    assert env.live() == [f"{gid}.json"] and env.spent() == []
+
+
+def test_policy_unreadable_variants(env: Env, capsys: pytest.CaptureFixture[str],
+                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    env.policy.write_bytes(b'{"schema_version": 1, "deny": [{"id": "\xff", "pattern": "x"}]}')
+    assert hook(env, capsys, monkeypatch, hook_input())[0] == 2
+    env.policy.unlink()
+    code, _out, err = hook(env, capsys, monkeypatch, hook_input())
+    assert code == 2 and "cannot read" in err
+    env.policy.mkdir()
+    assert hook(env, capsys, monkeypatch, hook_input())[0] == 2
+
+
+def test_policy_minimal_and_ignore_case(env: Env, capsys: pytest.CaptureFixture[str],
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    env.write_policy({"schema_version": 1})
+    assert hook(env, capsys, monkeypatch, hook_input()) == (0, "", "")
+    env.write_policy({"schema_version": 1, "deny": [
+        {"id": "shout", "pattern": "drop table", "ignore_case": True},
+        {"id": "exact", "pattern": "Rm -rf"}]})
+    code, out, _ = hook(env, capsys, monkeypatch, hook_input("psql -c 'DROP TABLE x'"))
+    assert code == 0 and decision(out)["permissionDecision"] == "deny"
+    assert hook(env, capsys, monkeypatch, hook_input("rm -rf /tmp/x")) == (0, "", "")
+    code, out, _ = hook(env, capsys, monkeypatch, hook_input("Rm -rf /tmp/x"))
+    reason = decision(out)["permissionDecisionReason"]
+    assert reason == "agentops policy rule exact: denied by policy"
+
+
+def test_policy_loader_direct() -> None:
+    policy = cli_grant.policy_from_document(json.loads(json.dumps(POLICY)))
+    assert [r.id for r in policy.deny] == ["no-force-push", "no-body"]
+    assert policy.deny[1].reason is None
+    assert policy.allowed == ("deploy", "db-write", "both", "also")
+    with pytest.raises(ValueError):
+        cli_grant.loads_strict('{"a": {"b": 1, "b": 2}}')
+    with pytest.raises(ValueError):
+        cli_grant.loads_strict('[Infinity]')
+
+
+# ---------------------------------------------------------------------------
+# The PreToolUse hook
+
+
+def test_hook_allows_once_with_grant(env: Env, capsys: pytest.CaptureFixture[str],
+                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    assert hook(env, capsys, monkeypatch, hook_input()) == (0, "", "")
+    gid = mint(env, capsys)
+    # a class pattern anchored at ^ does not see past leading blanks: no opinion
+    assert hook(env, capsys, monkeypatch, hook_input("  " + CMD)) == (0, "", "")
+    code, out, err = hook(env, capsys, monkeypatch, hook_input(CMD + "\n"))
+    assert code == 0 and err == ""
+    d = decision(out)
+    assert d["permissionDecision"] == "allow" and gid in d["permissionDecisionReason"]
+    assert out.endswith("\n") and out.count("\n") == 1
+    assert hook(env, capsys, monkeypatch, hook_input()) == (0, "", "")  # replay: no opinion
+    assert [e["event"] for e in env.audit_events()] == ["mint", "consume"]
+    assert env.audit_events()[1]["note"] == "hook pre-tool-use"
+
+
+def test_hook_scope_comes_from_argv_only(env: Env, capsys: pytest.CaptureFixture[str],
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    mint(env, capsys)
+    sneaky = hook_input(scope="my-app", tool_input_scope="my-app")
+    assert hook(env, capsys, monkeypatch, sneaky, scope="other-app") == (0, "", "")
+    assert env.live() != []
+    code, out, _ = hook(env, capsys, monkeypatch, sneaky, scope="my-app")
+    assert decision(out)["permissionDecision"] == "allow"
+    code, out, err = hook(env, capsys, monkeypatch, hook_input(), scope="  ")
+    assert code == 2 and out == "" and "--scope" in err
+
+
+def test_hook_wrong_class_or_whitespace_not_allowed(env: Env, capsys: pytest.CaptureFixture[str],
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    mint(env, capsys, "psql -c 'select 1'", "my-app", "db-write")
+    mint(env, capsys)
+    for command in ("deploy  --env production", "deploy --env production --force",
+                    "psql -c 'select  1'", "psql -c \"select 1\""):
+        assert hook(env, capsys, monkeypatch, hook_input(command)) == (0, "", "")
+    assert len(env.live()) == 2
+
+
+@pytest.mark.parametrize("spelling", [
+    'git push --for"ce" origin main',
+    "git push --for'ce' origin main",
+    "git push --for\\ce origin main",
+    "git push $'--force' origin main",
+    "git push $'\\x2d\\x2dforce' origin main",
+    "git push $'\\055\\055force' origin main",
+    'gh pr create --bo"dy" x',
+    "gh pr create $'--body' x",
+    "gh pr create --bo\\dy x",
+])
+def test_hook_denies_obfuscated_spellings(env: Env, capsys: pytest.CaptureFixture[str],
+                                          monkeypatch: pytest.MonkeyPatch, spelling: str) -> None:
+    code, out, err = hook(env, capsys, monkeypatch, hook_input(spelling))
+    assert code == 0 and err == ""
+    d = decision(out)
+    assert d["permissionDecision"] == "deny"
+    rule = "no-body" if "gh pr" in spelling else "no-force-push"
+    assert d["permissionDecisionReason"].startswith(f"agentops policy rule {rule}")
+    events = env.audit_events()
+    assert events[-1]["event"] == "denied" and events[-1]["note"] == rule
+    assert events[-1]["command"] == spelling and events[-1]["scope"] == "my-app"
+
+
+def test_hook_grant_never_overrides_deny(env: Env, capsys: pytest.CaptureFixture[str],
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    forced = "deploy --env production --force && git push --force"
+    gid = mint(env, capsys, forced)
+    _code, out, _ = hook(env, capsys, monkeypatch, hook_input(forced))
+    assert decision(out)["permissionDecision"] == "deny"
+    assert env.live() == [f"{gid}.json"] and env.spent() == []
+
+
+def test_hook_deny_stands_when_audit_fails(env: Env, capsys: pytest.CaptureFixture[str],
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    env.audit.mkdir()
+    code, out, err = hook(env, capsys, monkeypatch, hook_input("git push --force"))
+    assert code == 0 and decision(out)["permissionDecision"] == "deny"
+    assert "audit" in err
+
+
+def test_hook_ambiguous_or_no_class_is_no_opinion(env: Env, capsys: pytest.CaptureFixture[str],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    now = datetime.now(timezone.utc)
+    for cls in ("both", "also"):
+        g = build_grant("psql-deploy now", scope="my-app", action_class=cls,
+                        grant_id=f"amb{cls}", allowed_classes=[cls], now=now)
+        (env.store / "live").mkdir(parents=True, exist_ok=True)
+        (env.store / "spent").mkdir(parents=True, exist_ok=True)
+        (env.store / "live" / f"{g.id}.json").write_text(serialize_grant(g))
+    assert hook(env, capsys, monkeypatch, hook_input("psql-deploy now")) == (0, "", "")
+    assert hook(env, capsys, monkeypatch, hook_input("ls -la")) == (0, "", "")
+    assert env.spent() == [] and len(env.live()) == 2
+
+
+def test_hook_non_bash_tool_is_no_opinion(env: Env, capsys: pytest.CaptureFixture[str],
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    env.write_policy("{broken")  # the policy is never read for other tools
+    for tool in ("Read", "Write", "mcp__x__y", "bash"):
+        doc = {"hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": {}}
+        assert hook(env, capsys, monkeypatch, json.dumps(doc)) == (0, "", "")
+
+
+MALFORMED: list[Any] = [
+    b"", b"   ", b"not json", b"[]", b"null", b'"x"', b"\xff\xfe{}",
+    json.dumps({"tool_name": "Bash", "tool_input": {"command": CMD}}),
+    hook_input(hook_event_name="PostToolUse"),
+    hook_input(hook_event_name=None),
+    hook_input(tool=None), hook_input(tool=5),
+    json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Bash"}),
+    json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": CMD}),
+    hook_input(command=None), hook_input(command=""), hook_input(command=" \n\t"),
+    hook_input(command=["deploy"]), hook_input(command=5),
+    hook_input().replace('"tool_name": "Bash"', '"tool_name": "Read", "tool_name": "Bash"'),
+    hook_input().replace('"command":', '"command": "ls", "command":'),
+    hook_input().replace('"description": "d"', '"description": NaN'),
+    b"{" * 100000,
+    hook_input().encode() + b" " * (1024 * 1024),
+]
+
+
+@pytest.mark.parametrize("data", MALFORMED, ids=range(len(MALFORMED)))
+def test_hook_malformed_input_blocks(env: Env, capsys: pytest.CaptureFixture[str],
+                                     monkeypatch: pytest.MonkeyPatch, data: Any) -> None:
+    gid = mint(env, capsys)
+    code, out, err = hook(env, capsys, monkeypatch, data)
+    assert code == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and "malformed hook input" in err
+    assert env.live() == [f"{gid}.json"] and env.spent() == []
+
+
+def test_hook_input_at_size_limit_is_read(env: Env, capsys: pytest.CaptureFixture[str],
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    base = hook_input().encode()
+    data = base + b" " * (cli_grant.MAX_HOOK_INPUT_BYTES - len(base))
+    assert len(data) == cli_grant.MAX_HOOK_INPUT_BYTES == 1024 * 1024
+    assert hook(env, capsys, monkeypatch, data) == (0, "", "")
+
+
+def test_hook_unexpected_error_blocks(env: Env, capsys: pytest.CaptureFixture[str],
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    def boom(*a: Any, **k: Any) -> Any:
+        raise RuntimeError("disk on fire")
+
+    mint(env, capsys)
+    monkeypatch.setattr(cli_grant, "load_live", boom)
+    code, out, err = hook(env, capsys, monkeypatch, hook_input())
+    assert code == 2 and out == "" and "disk on fire" in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_hook_kill_switch(env: Env, capsys: pytest.CaptureFixture[str],
+                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AGENTOPS_DISABLED", "1")
+    assert hook(env, capsys, monkeypatch, b"garbage") == (0, "", "")
+    assert hook(env, capsys, monkeypatch, hook_input("git push --force")) == (0, "", "")
+
+
+# ---------------------------------------------------------------------------
+# End to end in real processes
+
+
+def test_subprocess_exit_codes_never_one(tmp_path: Path) -> None:
+    e = Env(tmp_path)
+    opts = e.opts()
+    minted = run_cli("grant", "mint", "--command", CMD, "--scope", "s", "--class", "deploy",
+                     *opts)
+    assert minted.returncode == 0
+    data = hook_input()
+    ok = run_cli("hook", "pre-tool-use", "--scope", "s", *opts, stdin=data)
+    assert ok.returncode == 0 and decision(ok.stdout)["permissionDecision"] == "allow"
+    again = run_cli("hook", "pre-tool-use", "--scope", "s", *opts, stdin=data)
+    assert (again.returncode, again.stdout) == (0, "")
+    bad = run_cli("hook", "pre-tool-use", "--scope", "s", *opts, stdin=b"\xff")
+    assert bad.returncode == 2 and bad.stdout == "" and len(bad.stderr.splitlines()) == 1
+    usage = run_cli("hook", "pre-tool-use", *opts, stdin=data)
+    assert usage.returncode == 2
+    inside = run_cli("grant", "mint", "--command", CMD, "--scope", "s", "--class", "deploy",
+                     *opts, env={"CLAUDECODE": "1"})
+    assert inside.returncode == 2 and inside.stdout == ""
+    (tmp_path / "other").mkdir()
+    other = Env(tmp_path / "other")
+    other.store.write_text("a file, not a directory")
+    broken = run_cli("grant", "consume", "--command", CMD, "--scope", "s", "--class",
+                     "deploy", *other.opts())
+    assert broken.returncode == 2 and broken.stdout == ""
+    assert len(broken.stderr.strip().splitlines()) == 1
+
+
+ROUNDS = 15
+CONSUMERS = 24
+
+
+def test_concurrent_consumers_exactly_one_wins(tmp_path: Path) -> None:
+    e = Env(tmp_path)
+    opts = e.opts()
+    environ = {k: v for k, v in os.environ.items() if k not in ("AGENTOPS_DISABLED", "CLAUDECODE")}
+    environ["PYTHONPATH"] = str(ROOT) + os.pathsep + environ.get("PYTHONPATH", "")
+    argv = [sys.executable, "-m", "agentops", "grant", "consume", "--command", CMD,
+            "--scope", "race", "--class", "deploy", *opts]
+    started = time.monotonic()
+    winners: list[str] = []
+    for round_no in range(ROUNDS):
+        minted = run_cli("grant", "mint", "--command", CMD, "--scope", "race",
+                         "--class", "deploy", *opts)
+        assert minted.returncode == 0, minted.stderr
+        gid = minted.stdout.split()[1]
+        procs = [subprocess.Popen(argv, env=environ, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE) for _ in range(CONSUMERS)]
+        results = [(p.wait(timeout=120), p.stdout.read(), p.stderr.read())  # type: ignore[union-attr]
+                   for p in procs]
+        for p in procs:
+            p.stdout.close()  # type: ignore[union-attr]
+            p.stderr.close()  # type: ignore[union-attr]
+        codes = sorted(code for code, _, _ in results)
+        assert codes == [0] + [3] * (CONSUMERS - 1), (round_no, results)
+        won = [out.decode() for code, out, _ in results if code == 0]
+        assert won == [f"consumed grant {gid}\n"]
+        assert all(err == b"" for _, _, err in results)
+        winners.append(gid)
+        assert f"{gid}.json" in e.spent() and f"{gid}.json" not in e.live()
+    consumes = [ev for ev in e.audit_events() if ev["event"] == "consume"]
+    assert [ev["id"] for ev in consumes] == winners
+    assert len(set(winners)) == ROUNDS
+    assert time.monotonic() - started < 300
