@@ -130,7 +130,7 @@ FILE_EXTENSIONS: frozenset[str] = frozenset({
 _CUT_RE = re.compile(r";|[.!?](?=\s|\Z)")
 _WORD_RE = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)?")
 _MENTION_RE = re.compile(r"[\w.\-/\\@~+]+")
-_NON_SPACE_RE = re.compile(r"\S*")
+_SPACE_RE = re.compile(r"\s")
 _SLASH_RUN_RE = re.compile(r"/{2,}")
 _SCHEME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-")
 _FENCES = ("```", "~~~")
@@ -202,7 +202,8 @@ def _blank_urls(text: str) -> str:
         if start == sep:  # no scheme: not a URL
             pos = sep + 1
             continue
-        end = _NON_SPACE_RE.match(text, sep + 3).end()  # type: ignore[union-attr]
+        space = _SPACE_RE.search(text, sep + 3)
+        end = space.start() if space else len(text)
         parts.append(text[done:start])
         parts.append(" ")
         done = pos = end
@@ -300,17 +301,15 @@ class _Index:
             node[None] = True  # None marks the end of a changed path; parts are str
 
     def matches(self, mention: str) -> bool:
-        parts = mention.lstrip("/").split("/")
         node = self.root
-        last = len(parts) - 1
-        for depth, part in enumerate(reversed(parts)):
+        for part in reversed(mention.lstrip("/").split("/")):
             found = node.get(part)
             if found is None:
                 return False
             node = found
-            if depth < last and None in node:
-                return True  # a changed path is a trailing part of the mention
-        return True  # the mention is a changed path, or a trailing part of one
+            if None in node:
+                return True  # a changed path is the mention or a trailing part of it
+        return True  # the mention is a trailing part of a changed path
 
 
 def _changed_paths(files_changed: object) -> list[str] | None:

@@ -310,6 +310,14 @@ def test_urls_blanked(line: str, expected: list[str]) -> None:
     assert paths(line) == expected
 
 
+def test_url_at_line_start_and_empty_url() -> None:
+    assert paths("https://x.io/a.js; updated b.js") == ["b.js"]
+    assert paths("https://x.io/a.js updated b.js") == ["b.js"]
+    assert paths("Updated http:// a.js") == ["a.js"]
+    assert paths("Updated a.js http://") == ["a.js"]
+    assert paths("ftp://h/x.py https://h/y.py, updated c.py") == ["c.py"]
+
+
 def test_url_does_not_cut_sentence_or_claim() -> None:
     # the URL takes its trailing punctuation with it, so the two sentences merge
     assert paths("Updated a.js, see https://x.io/page.html?q=1! Also b.js") == ["a.js", "b.js"]
