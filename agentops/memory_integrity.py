@@ -78,7 +78,9 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections import Counter
 from collections.abc import Iterable, Mapping
+from itertools import chain
 from typing import NamedTuple
 
 __all__ = [
@@ -404,6 +406,8 @@ def _scalar_value(rest: str) -> tuple[bool, str | None]:
     """Does ``rest`` (after ``name:``) have the shape
     ``[ \\t]*["']?[^"'\\r\\n]+["']?[ \\t\\r]*``? Returns (matched, stripped value or None).
     Decided without backtracking: the quote/no-quote choices on each side are tried."""
+    if rest and _SCALAR_BAD_RE.search(rest) is None:  # no quotes, no CR: the usual line
+        return True, (rest.strip() or None)
     size = len(rest)
     lead = size - len(rest.lstrip(" \t"))
     trail = len(rest.rstrip(" \t\r"))
@@ -441,7 +445,7 @@ def parse_frontmatter(content: object) -> Frontmatter:
     nested_type: str | None = None
     description: str | None = None
     description_seen = False
-    for line in _lines(block):
+    for line in block.split("\n"):  # a CR left at a line end is a trailing blank here
         if not name_seen and line.startswith("name:"):
             matched, value = _scalar_value(line[5:])
             if matched:
@@ -720,8 +724,19 @@ class _Inventory:
         self.front_first: dict[str, str] = {}
         self._cache: dict[str, str | None] = {}
         seen: set[str] = set()
+        order = self.order
+        reached = self.reached
+        slug_first = self.slug_first
         for entry in _entries(files):
-            name, content, ok = _read_entry(entry)
+            if type(entry) is tuple and len(entry) == 2:  # the common shape, read once
+                name, content = entry
+                ok = type(name) is str and name != ""
+                if not ok:  # a str subclass or a bad name: the general reader decides
+                    name, content, ok = _read_entry(entry)
+                elif content is not None and type(content) is not str:
+                    content = _text(content) if isinstance(content, str) else None
+            else:
+                name, content, ok = _read_entry(entry)
             if not ok or name in seen:
                 self.malformed += 1
                 continue
@@ -729,14 +744,14 @@ class _Inventory:
             if name.lower() == _INDEX_LOWER:
                 self.index_excluded += 1
                 continue
-            self.order.append(name)
+            order.append(name)
             slug = normalize_slug(name)
-            if slug not in self.slug_first:
-                self.slug_first[slug] = name
+            if slug not in slug_first:
+                slug_first[slug] = name
             if content is None:
                 self.contentless += 1
                 continue
-            self.reached.append((name, content))
+            reached.append((name, content))
             if content.startswith("---"):
                 front = parse_frontmatter(content)
                 self.front[name] = front
@@ -856,37 +871,106 @@ def _near_duplicates(inventory: _Inventory) -> list[tuple[int, int, float, str]]
         prefix = _TYPE_PREFIX_RE.match(stem)
         if prefix:
             stem = stem[prefix.end():]
-        tokens = frozenset(_name_tokens(stem))
+        tokens = frozenset(_TOKEN_RE.findall(stem.lower())).difference(STOPWORDS)
         if tokens:
             groups.setdefault(kind, []).append((index, tokens))
     pairs: list[tuple[int, int, float, str]] = []
     for kind, members in groups.items():
-        if len(members) < 2:
-            continue
-        freq: dict[str, int] = {}
-        for _, tokens in members:
-            for token in tokens:
-                freq[token] = freq.get(token, 0) + 1
-        postings: dict[str, list[int]] = {}
-        for position, (index, tokens) in enumerate(members):
-            size = len(tokens)
-            ordered = sorted(tokens, key=lambda t: (freq[t], t))
-            seen: set[int] = set()
-            for token in ordered[:_prefix_length(size, _NEAR_NUM, _NEAR_DEN)]:
-                bucket = postings.get(token)
-                if bucket is None:
-                    postings[token] = [position]
-                    continue
-                seen.update(bucket)
-                bucket.append(position)
-            for other in seen:
-                other_index, other_tokens = members[other]
-                shared = len(tokens & other_tokens)
-                similarity = shared / (size + len(other_tokens) - shared)
-                if similarity >= NEAR_DUPLICATE_MIN_JACCARD:
-                    pairs.append((other_index, index, similarity, kind))
+        if len(members) >= 2:
+            pairs.extend((members[i][0], members[j][0], similarity, kind)
+                         for i, j, similarity in _similar_pairs([m[1] for m in members]))
     pairs.sort()
     return pairs
+
+
+def _min_overlap(a: int, b: int) -> int:
+    """Fewest shared tokens two sets of sizes a, b need to reach Jaccard 0.7:
+    ceil(7 * (a + b) / 17), from 10 * shared >= 7 * (a + b - shared)."""
+    den = _NEAR_DEN + _NEAR_NUM
+    return (_NEAR_NUM * (a + b) + den - 1) // den
+
+
+def _similar_pairs(sets: list[frozenset[str]]) -> list[tuple[int, int, float]]:
+    """All (i, j, similarity), i < j, with Jaccard >= 0.7, identical to an all-pairs pass.
+
+    Each pair is looked up once from its smaller side A (size a) against the sets B of
+    size b >= a with 10a >= 7b (otherwise Jaccard cannot reach 0.7). When the pair needs
+    every token of A (always so for names of up to 5 tokens), the candidates are the
+    sets equal to A (b == a) or the intersection of the postings of all of A's tokens;
+    otherwise prefix filtering: tokens ordered rarest first, A's first a - o + 1
+    tokens probed against B's indexed prefix. Every candidate is verified exactly."""
+    freq = Counter(chain.from_iterable(sets))
+    sizes = sorted({len(tokens) for tokens in sets})
+    plans: dict[int, list[tuple[int, int]]] = {}
+    prefixed: dict[int, int] = {}  # size b -> how many rarest tokens of B to index
+    for a in sizes:
+        plan = []
+        for b in sizes:
+            if b < a or _NEAR_DEN * a < _NEAR_NUM * b:
+                continue
+            need = _min_overlap(a, b)
+            plan.append((b, need))
+            if need < a:
+                prefixed[b] = max(prefixed.get(b, 0), b - need + 1)
+        plans[a] = plan
+    same: dict[frozenset[str], list[int]] = {}
+    full: dict[int, dict[str, list[int]]] = {b: {} for b in sizes}
+    prefix: dict[int, dict[str, list[int]]] = {b: {} for b in prefixed}
+    orders: dict[int, list[str]] = {}
+    for position, tokens in enumerate(sets):
+        size = len(tokens)
+        same.setdefault(tokens, []).append(position)
+        postings = full[size]
+        for token in tokens:
+            bucket = postings.get(token)
+            if bucket is None:
+                postings[token] = [position]
+            else:
+                bucket.append(position)
+        if size in prefixed or any(need < size for _b, need in plans[size]):
+            ordered = sorted(tokens, key=lambda t: (freq[t], t))
+            orders[position] = ordered
+            if size in prefixed:
+                for token in ordered[:prefixed[size]]:
+                    prefix[size].setdefault(token, []).append(position)
+    found: dict[tuple[int, int], float] = {}
+    for position, tokens in enumerate(sets):
+        a = len(tokens)
+        for b, need in plans[a]:
+            candidates: Iterable[int]
+            if b == a and need == a:
+                candidates = same[tokens]
+            elif need == a:
+                postings = full[b]
+                lists = []
+                for token in tokens:
+                    bucket = postings.get(token)
+                    if bucket is None:
+                        break
+                    lists.append(bucket)
+                else:
+                    lists.sort(key=len)
+                    candidates = set(lists[0]).intersection(*lists[1:])
+                if len(lists) < a:
+                    continue
+            else:
+                gathered: set[int] = set()
+                indexed = prefix[b]
+                for token in orders[position][:a - need + 1]:
+                    gathered.update(indexed.get(token, ()))
+                candidates = gathered
+            for other in candidates:
+                if other == position:
+                    continue
+                i, j = (position, other) if position < other else (other, position)
+                if (i, j) in found:
+                    continue
+                first, second = sets[i], sets[j]
+                shared = len(first & second)
+                similarity = shared / (len(first) + len(second) - shared)
+                if similarity >= NEAR_DUPLICATE_MIN_JACCARD:
+                    found[(i, j)] = similarity
+    return sorted((i, j, similarity) for (i, j), similarity in found.items())
 
 
 def _findings(ctx: _Context) -> list[Finding]:

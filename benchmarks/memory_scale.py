@@ -1,0 +1,208 @@
+"""Benchmark: memory_integrity lint and repairs on a large, realistic memory directory.
+
+Generates (in a temporary directory) N type-prefixed topic files (default 10,000, and
+twice that) with harness-shaped frontmatter, wiki-links between them, a `MEMORY.md`
+index, and planted problems (dead index links, silent merges, orphans, dangling
+wiki-links, near-duplicate names, an index far over the load limit). Times, as medians
+of interleaved repetitions:
+
+- `lint_memory_integrity` and `suggest_memory_repairs` on pre-read inputs (the module
+  call alone), at N and 2N files;
+- the whole CLI path (`agentops memory lint DIR --json`, in-process: directory
+  listing, reading, decoding, the module call, JSON output to a null stream);
+- a literal all-pairs near-duplicate pass on the same N files, the yardstick the
+  contract's "5x faster than all pairs" budget is measured against.
+
+Run from the project root with nothing installed:  python benchmarks/memory_scale.py
+Options: --files N (default 10000), --repeat R (default 5), --seed S.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from agentops import memory_integrity as mi  # noqa: E402
+from agentops.cli import main as cli_main  # noqa: E402
+
+TYPES = ("feedback", "project", "reference", "user")
+WORDS = (
+    "retry backoff deploy release launch plan api docs schema migration review tests "
+    "lint style naming branch commit rebase merge hotfix rollback canary metrics alert "
+    "oncall pager budget cost latency cache index search ranking embedding vector prompt "
+    "eval dataset label annotate privacy secret token auth oauth session cookie login "
+    "billing invoice refund customer support ticket triage roadmap sprint retro standup "
+    "design mockup figma frontend backend database postgres redis queue worker cron "
+    "backup restore disaster region cluster kubernetes docker image registry terraform "
+    "network dns proxy firewall vpn laptop onboarding offboarding hiring interview "
+    "feedback tone concise verbose tables bullets emoji commit-message changelog version "
+    "python typescript rust golang java kotlin swift android ios mobile web desktop cli "
+    "config env flag experiment rollout pricing legal license contract vendor partner"
+).split()
+
+
+def _stem(rng: random.Random, used: set[str]) -> tuple[str, list[str]]:
+    while True:
+        kind = rng.choice(TYPES)
+        words = rng.sample(WORDS, rng.randint(2, 4))
+        if rng.random() < 0.15:
+            words.append(str(rng.randint(1, 60)))
+        stem = f"{kind}_{'_'.join(w.replace('-', '_') for w in words)}"
+        if stem not in used:
+            used.add(stem)
+            return stem, [kind, *words]
+
+
+def generate(count: int, seed: int = 7) -> tuple[str, list[tuple[str, str | None]]]:
+    """(index text, sorted (name, text) entries including MEMORY.md) for `count` files."""
+    rng = random.Random(seed)
+    used: set[str] = set()
+    stems: list[tuple[str, list[str]]] = [_stem(rng, used) for _ in range(count)]
+    # near-duplicates: about 1% of files re-written under a shuffled name of the same type
+    for i in range(0, count, 97):
+        stem, parts = stems[i]
+        kind, words = parts[0], parts[1:]
+        if len(words) >= 2:
+            shuffled = list(reversed(words))
+            dup = f"{kind}_{'_'.join(w.replace('-', '_') for w in shuffled)}"
+            if dup not in used and len(stems) < count + count // 50:
+                used.add(dup)
+                stems[(i + 1) % count] = (dup, [kind, *shuffled])
+    files: list[tuple[str, str | None]] = []
+    names = [f"{stem}.md" for stem, _ in stems]
+    for n, (stem, parts) in enumerate(stems):
+        kind, words = parts[0], parts[1:]
+        title = " ".join(words).capitalize()
+        links = [f"[[{stems[rng.randrange(count)][0]}]]" for _ in range(rng.randint(0, 3))]
+        if n % 113 == 0:
+            links.append("[[deleted_topic_%d]]" % n)  # dangling wiki-link
+        body = (f"{title}. Decided on 2026-0{1 + n % 9}-1{n % 10}; applies to the "
+                f"{words[0]} work. " + " ".join(links) + "\n\nWhy: " + " ".join(
+                    rng.choice(WORDS) for _ in range(rng.randint(8, 30))) + ".\n")
+        text = (f"---\nname: {stem.replace('_', '-')}\ndescription: {title} rule for "
+                f"{words[-1]}\ntype: {kind}\n---\n{body}")
+        files.append((names[n], text))
+    lines = ["# Memory Index", ""]
+    for n, (stem, parts) in enumerate(stems):
+        if n % 20 == 19:
+            continue  # orphan: no index line
+        title = " ".join(parts[1:]).capitalize()
+        dated = f" (2026-0{1 + n % 9}-2{n % 10})" if n % 3 == 0 else ""
+        lines.append(f"- [{title}]({names[n]}) — {parts[1]} note{dated}")
+        if n % 200 == 0:  # silent merge: an unrelated title on the same file
+            lines.append(f"- [Quarterly vendor invoice {n}]({names[n]}) — merged")
+        if n % 100 == 50:  # dead pointer
+            lines.append(f"- [Removed {title}]({stem}_old.md) — gone")
+    index = "\n".join(lines) + "\n"
+    files.append(("MEMORY.md", index))
+    files.sort()
+    return index, files
+
+
+def all_pairs_near_duplicates(files: list[tuple[str, str | None]]) -> int:
+    """The literal all-pairs definition of near-duplicate-slug (the yardstick)."""
+    reached = [(n, c) for n, c in files if c is not None and n.lower() != "memory.md"]
+    items: list[tuple[str | None, frozenset[str]]] = []
+    for name, content in reached:
+        kind = mi.parse_frontmatter(content).memory_type
+        stem = name[:-3] if name.lower().endswith(".md") else name
+        head = stem.split("_", 1)
+        if kind is None and len(head) == 2 and head[0].isalpha() and head[0].isascii():
+            kind = head[0].lower()
+        if len(head) == 2 and head[0].isalpha() and head[0].isascii():
+            stem = head[1]
+        items.append((kind, frozenset(mi._name_tokens(stem))))
+    found = 0
+    for i in range(len(items)):
+        kind_a, a = items[i]
+        for j in range(i + 1, len(items)):
+            kind_b, b = items[j]
+            if kind_a is None or kind_a != kind_b or not a or not b:
+                continue
+            shared = len(a & b)
+            if shared / (len(a) + len(b) - shared) >= mi.NEAR_DUPLICATE_MIN_JACCARD:
+                found += 1
+    return found
+
+
+def write_dir(folder: str, files: list[tuple[str, str | None]]) -> None:
+    for name, text in files:
+        with open(os.path.join(folder, name), "w", encoding="utf-8") as handle:
+            handle.write(text or "")
+
+
+def _time(fn: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
+def _cli(folder: str, command: str) -> int:
+    sink = io.StringIO()
+    with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(io.StringIO()):
+        return cli_main(["memory", command, folder, "--json"])
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--files", type=int, default=10000)
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--no-all-pairs", action="store_true",
+                        help="skip the (slow) all-pairs yardstick")
+    args = parser.parse_args()
+    sizes = (args.files, 2 * args.files)
+    data = {n: generate(n, args.seed) for n in sizes}
+    samples: dict[str, list[float]] = {}
+
+    def add(key: str, seconds: float) -> None:
+        samples.setdefault(key, []).append(seconds)
+
+    with tempfile.TemporaryDirectory() as tmp:
+        folders = {}
+        for n in sizes:
+            folders[n] = os.path.join(tmp, f"mem{n}")
+            os.mkdir(folders[n])
+            write_dir(folders[n], data[n][1])
+        first = mi.lint_memory_integrity(*data[sizes[0]])
+        counts: dict[str, int] = {}
+        for finding in first.findings:
+            counts[finding.check] = counts.get(finding.check, 0) + 1
+        print(f"generated {sizes[0]} files: coverage {tuple(first.coverage)}")
+        print("findings per check: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
+        for _ in range(args.repeat):  # interleaved: every measure once per round
+            for n in sizes:
+                index, files = data[n]
+                add(f"lint {n}", _time(lambda i=index, f=files: mi.lint_memory_integrity(i, f)))
+                add(f"repairs {n}",
+                    _time(lambda i=index, f=files: mi.suggest_memory_repairs(i, f)))
+                add(f"cli lint {n}", _time(lambda d=folders[n]: _cli(d, "lint")))
+                add(f"cli repairs {n}", _time(lambda d=folders[n]: _cli(d, "repairs")))
+        print(f"medians of {args.repeat} interleaved runs:")
+        for key, values in samples.items():
+            print(f"  {key:<18} {statistics.median(values) * 1000:8.1f} ms")
+        base = statistics.median(samples[f"lint {sizes[0]}"])
+        double = statistics.median(samples[f"lint {sizes[1]}"])
+        print(f"growth lint {sizes[0]} -> {sizes[1]}: x{double / base:.2f} (linear: x2)")
+        if not args.no_all_pairs:
+            files = data[sizes[0]][1]
+            seconds = _time(lambda: all_pairs_near_duplicates(files))
+            print(f"all-pairs near-duplicate pass alone, {sizes[0]} files: {seconds:.2f} s "
+                  f"(lint is x{seconds / base:.1f} faster; contract asks >= x5)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
