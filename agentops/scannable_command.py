@@ -56,7 +56,7 @@ import re
 
 __all__ = ["MAX_PASSES", "matches_raw_or_scannable", "scannable_command"]
 
-MAX_PASSES: int = 8  # safety bound on rounds; every input settles within three
+MAX_PASSES: int = 8  # a safety bound on rounds; every input settles within three
 
 # Pass 1: a bash ANSI-C token. The body's two alternatives cannot overlap (a
 # backslash only ever starts an escape), so the scan is linear.
@@ -69,11 +69,14 @@ _SIMPLE_ESCAPES = {
     "n": "\n", "r": "\r", "t": "\t", "v": "\x0b",
 }
 _UNICODE_MAX = 0x10FFFF
-_QUOTES = re.compile("['\"]")
 # Pass 3: a backslash escaping an ASCII letter, digit or `-`, not after `\` or `:`;
-# then the same at the very start of the text.
-_ESCAPED_WORD_CHAR = re.compile(r"([^\\:])\\([A-Za-z0-9-])")
-_LEADING_ESCAPED_WORD_CHAR = re.compile(r"\A\\([A-Za-z0-9-])")
+# then the same at the very start of the text. The contract states the first rule
+# as non-overlapping matches of `([^\\:])\\([A-Za-z0-9-])`, repeated until nothing
+# changes; judging every backslash by its neighbours in the text at once, as below,
+# reaches that same fixpoint in one pass (a dropped backslash never changes what
+# precedes or follows another one), so the loop confirms instead of finishing.
+_ESCAPED_WORD_CHAR = re.compile(r"\\(?=[A-Za-z0-9-])(?<=[^\\:]\\)")
+_LEADING_ESCAPED_WORD_CHAR = re.compile(r"\A\\(?=[A-Za-z0-9-])")
 
 
 def _ansi_c_escape(match: re.Match[str]) -> str:
@@ -98,10 +101,12 @@ def _ansi_c_token(match: re.Match[str]) -> str:
 
 def _scannable_round(text: str) -> str:
     """One round: ANSI-C tokens decoded, quotes removed, word-escaping backslashes dropped."""
-    text = _ANSI_C_TOKEN.sub(_ansi_c_token, text)
-    text = _QUOTES.sub("", text)
-    text = _ESCAPED_WORD_CHAR.sub(r"\1\2", text)
-    return _LEADING_ESCAPED_WORD_CHAR.sub(r"\1", text)
+    if "$'" in text:
+        text = _ANSI_C_TOKEN.sub(_ansi_c_token, text)
+    text = text.replace("'", "").replace('"', "")
+    if "\\" in text:
+        text = _LEADING_ESCAPED_WORD_CHAR.sub("", _ESCAPED_WORD_CHAR.sub("", text))
+    return text
 
 
 def _scannable_text_of(value: object) -> str | None:

@@ -23,7 +23,12 @@ SHELLISH = st.text(
     alphabet=st.sampled_from([*"$'\"\\:-aAbcexuUqz019 ?\n\t{}", "\x00", "é", "\u2028"]),
     max_size=40,
 )
-ANY_TEXT = st.one_of(st.text(max_size=60), SHELLISH)
+# Text built from the fragments the passes react to, so tokens and escapes form often.
+FRAGMENTS = st.lists(st.sampled_from([
+    "$'", "'", '"', "\\", "\\\\", "x4", "x2d", "u00", "U0010", "UFFFFFFFF", "c", "c?", "?",
+    "777", "0", "8", "e", "a", "Z", "-", ":", "\n", " ", "$", "é", "\ud800",
+]), max_size=24).map("".join)
+ANY_TEXT = st.one_of(st.text(max_size=60), SHELLISH, FRAGMENTS)
 
 
 # --- the public surface --------------------------------------------------------------
@@ -272,20 +277,23 @@ def test_backslash_pass(text: str, expected: str) -> None:
     assert scannable_command(text) == expected
 
 
-def test_backslash_chains_need_more_than_one_round() -> None:
-    # One round of pass 3 leaves every other backslash of a chain; the loop finishes it.
-    assert sc._scannable_round("a\\b\\c") == "ab\\c"
-    assert sc._scannable_round("ab\\c") == "abc"
+def test_backslash_chains_are_finished_in_one_round() -> None:
+    # The contract's non-overlapping rule leaves every other backslash of a chain for
+    # the next round; this module reaches the same fixpoint in one (see the reference
+    # test below), and the next round confirms it.
+    assert sc._scannable_round("a\\b\\c") == "abc"
+    assert sc._scannable_round("x\\a\\b\\c\\d\\e\\f\\g") == "xabcdefg"
     assert scannable_command("a\\b\\c") == "abc"
-    assert sc._scannable_round("x\\a\\b\\c\\d\\e\\f\\g") == "xa\\bc\\de\\fg"
 
 
 def test_one_round_applies_passes_in_order() -> None:
     # decoding first (its quotes go in pass 2, its backslashes in pass 3), one round
     assert sc._scannable_round("$'\\x27a\\x27'") == "a"
     assert sc._scannable_round("$'\\\\b'") == "b"
+    assert sc._scannable_round("'\\a") == "a"
     assert sc._scannable_round("\\a") == "a"
     assert sc._scannable_round("ab") == "ab"
+    assert sc._scannable_round("\"a\"") == "a"
 
 
 def test_rounds_stop_at_max_passes(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -313,7 +321,10 @@ def test_rounds_stop_at_the_fixpoint(monkeypatch: pytest.MonkeyPatch) -> None:
     assert calls == ["abc"]
     calls.clear()
     assert scannable_command("a\\b\\c") == "abc"
-    assert calls == ["a\\b\\c", "ab\\c", "abc"]
+    assert calls == ["a\\b\\c", "abc"]
+    calls.clear()
+    assert scannable_command("\\a\\b\\c") == "abc"
+    assert calls == ["\\a\\b\\c", "abc"]
 
 
 # --- genuine values --------------------------------------------------------------------
@@ -484,6 +495,51 @@ def test_limit_8_context_is_not_modelled() -> None:
     assert scannable_command("\"$'\\x41'\"") == "A"
     # an alias or function body is not looked up
     assert matches_raw_or_scannable(BODY_RE, "alias b='gh pr create --bo'; b dy") is False
+
+
+# --- the contract, literally: rounds of the three passes exactly as specified ----------
+
+_REF_TOKEN = re.compile(r"\$'((?:[^'\\]|\\.)*)'")
+_REF_ESCAPE = re.compile(
+    r"\\(x[0-9A-Fa-f]{1,2}|u[0-9A-Fa-f]{1,4}|U[0-9A-Fa-f]{1,8}|c.|[0-7]{1,3}|.)")
+_REF_SIMPLE = dict(zip("abeEfnrtv", "\a\b\x1b\x1b\f\n\r\t\v", strict=True))
+
+
+def _ref_escape(m: re.Match[str]) -> str:
+    e = m.group(1)
+    if e[0] in "xu" and len(e) > 1:
+        return chr(int(e[1:], 16))
+    if e[0] == "U" and len(e) > 1:
+        return chr(int(e[1:], 16)) if int(e[1:], 16) <= 0x10FFFF else e
+    if e[0] == "c" and len(e) == 2:
+        return "\x7f" if e[1] == "?" else chr(ord(e[1]) & 0x1F)
+    if e[0] in "01234567":
+        return chr(int(e, 8) & 0xFF)
+    return _REF_SIMPLE.get(e, e)
+
+
+def _reference(text: str) -> str:
+    if not text:
+        return ""
+    for _ in range(8):
+        out = _REF_TOKEN.sub(lambda m: _REF_ESCAPE.sub(_ref_escape, m.group(1)), text)
+        out = re.sub("['\"]", "", out)
+        out = re.sub(r"([^\\:])\\([A-Za-z0-9-])", r"\1\2", out)
+        out = re.sub(r"^\\([A-Za-z0-9-])", r"\1", out)
+        if out == text:
+            break
+        text = out
+    return text
+
+
+@pytest.mark.parametrize(("text", "expected"), ACCEPTANCE + DECODING + BACKSLASHES)
+def test_reference_agrees_with_the_acceptance_tables(text: str, expected: str) -> None:
+    assert _reference(text) == expected
+
+
+@given(ANY_TEXT)
+def test_property_same_result_as_the_literal_contract(text: str) -> None:
+    assert scannable_command(text) == _reference(text)
 
 
 # --- properties -------------------------------------------------------------------------
