@@ -419,10 +419,11 @@ def _factor(n: int) -> list[tuple[int, int]]:
 
 def _b64_has_colon(run: str, pad: str) -> bool:
     """`run`+`pad` is standard base64 (padding optional) whose bytes contain ':'."""
-    if not run:
+    bad_length = (len(run) + len(pad)) % 4 != 0 if pad else len(run) % 4 == 1
+    if not run or bad_length:
         return False
     try:
-        raw = base64.b64decode(run + (pad if pad else "=" * (-len(run) % 4)), validate=True)
+        raw = base64.b64decode(run + (pad or "=" * (-len(run) % 4)), validate=True)
     except (binascii.Error, ValueError):
         return False
     return b":" in raw
@@ -907,7 +908,7 @@ _GATES: dict[str, _Gate] = {
     "google-oauth": _lits("ya29.", "GOCSPX-"),
     "slack-token": _lits("xox", "xapp-"),
     "slack-webhook": _lits("hooks.slack.com/"),
-    "discord-token": _rgate(r"[MNO][A-Za-z0-9_-]{22,24}\.[A-Za-z0-9_-]{6}\."),
+    "discord-token": _rgate(r"[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\."),
     "discord-webhook": _lits("/webhooks/"),
     "telegram-bot-token": _lits(":A"),
     "anthropic-key": _lits("sk-ant-"),
@@ -961,9 +962,9 @@ _PREFILTER = _rx("|".join((
     r"S(?:G\.|haredAccessKey=)",
     r"A(?:KIA|SIA|BIA|CCA|Iza|TATT3|ccountKey=|GE-SECRET-KEY-1|gE(?<=pypi-AgE))",
     r"PMAK-",
-    r"M[A-Za-z0-9_-]{22,24}\.[A-Za-z0-9_-]{6}\.",
-    r"N[A-Za-z0-9_-]{22,24}\.[A-Za-z0-9_-]{6}\.",
-    r"O[A-Za-z0-9_-]{22,24}\.[A-Za-z0-9_-]{6}\.",
+    r"M[A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.",
+    r"N[A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.",
+    r"O[A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.",
     r"G(?:R1348941|OCSPX-)",
     r"HRKU-AA",
     r"Q~",
