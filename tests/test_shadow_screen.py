@@ -274,6 +274,26 @@ def test_reads_that_raise_are_absent() -> None:
     assert screen_decision(_BadClass()) == ("unscreened", False)
 
 
+class _HashRaisingMeta(type):
+    """A metaclass whose classes cannot be hashed, so an ABC check on them raises."""
+
+    def __hash__(cls) -> int:
+        raise RuntimeError("odd metaclass")
+
+
+class _OddResult(metaclass=_HashRaisingMeta):
+    mode = "shadow"
+    ran = True
+    flagged = True
+    verdict = "allow"
+
+
+def test_a_type_whose_mapping_check_raises_is_read_by_attribute() -> None:
+    assert screen_decision(_OddResult()) == ("would_block", True)
+    summary = summarize_screen_log([_OddResult()])
+    assert (summary.total, summary.passes, summary.unrecognized) == (1, 1, 0)
+
+
 class _CountingMapping(dict):  # type: ignore[type-arg]
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
