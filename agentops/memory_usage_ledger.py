@@ -202,7 +202,9 @@ def _ts_micros(text: str) -> int | None:
         om = int(off_m) if off_m is not None else 0
         if oh > 23 or om > 59:
             return None
-        offset = (oh * 3600 + om * 60) * (1 if sign == "+" else -1)
+        offset = oh * 3600 + om * 60
+        if sign == "-":
+            offset = -offset
     seconds = ordinal * _SECONDS_PER_DAY + h * 3600 + m * 60 + s - offset
     return seconds * _US_PER_SECOND + micros
 

@@ -316,6 +316,23 @@ def test_naive_now_is_utc_and_aware_now_is_converted() -> None:
     assert not counted("2026-08-14T11:59:59.999999Z", now=plus2)
 
 
+def test_now_with_tzinfo_without_offset_is_utc() -> None:
+    class Floating(tzinfo):
+        def utcoffset(self, dt: Any) -> None:
+            return None
+
+        def dst(self, dt: Any) -> None:
+            return None
+
+        def tzname(self, dt: Any) -> str:
+            return "floating"
+
+    floating = datetime(2026, 8, 15, 12, tzinfo=Floating())
+    assert make_touch_rows(["a"], now=floating).rows[0]["ts"] == "2026-08-15T12:00:00.000Z"
+    assert counted("2026-08-14T12:00Z", now=floating)
+    assert not counted("2026-08-14T11:59:59.999999Z", now=floating)
+
+
 def test_now_that_cannot_convert_means_current_time() -> None:
     class Broken(tzinfo):
         def utcoffset(self, dt: Any) -> timedelta:
@@ -364,6 +381,20 @@ def test_parse_number_bounds() -> None:
     assert parse_ledger_text('{"n":1e308,"m":-2.5,"k":0}').rows == (
         {"n": 1e308, "m": -2.5, "k": 0},)
     assert isinstance(parse_ledger_text('{"k":0}').rows[0]["k"], int)
+
+
+def test_parse_integer_limit_is_the_same_on_every_python() -> None:
+    limit = getattr(sys, "get_int_max_str_digits", lambda: 0)()
+    setter = getattr(sys, "set_int_max_str_digits", None)
+    if setter is not None:
+        setter(0)  # as on Pythons without a conversion limit
+    try:
+        assert parse_ledger_text('{"n":' + "9" * 4301 + "}") == LedgerRows((), 1)
+        assert parse_ledger_text('{"n":-' + "9" * 4301 + "}") == LedgerRows((), 1)
+        assert len(parse_ledger_text('{"n":' + "9" * 4300 + "}").rows) == 1
+    finally:
+        if setter is not None:
+            setter(limit)
 
 
 def test_parse_keeps_keys_and_order() -> None:
