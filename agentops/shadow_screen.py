@@ -124,7 +124,8 @@ def _screen_is_mapping(value: object) -> bool:
 
 
 def _screen_field(screen: object, name: str, mapping: bool) -> object:
-    """One read of one field: `screen[name]` for a mapping, an attribute otherwise."""
+    """One read of one field: `screen[name]` for a mapping, an attribute otherwise;
+    `_ABSENT` when it is missing or the read raises."""
     try:
         if mapping:
             return screen[name]  # type: ignore[index]
@@ -140,11 +141,8 @@ def screen_decision(
 
     `screen` is a ScreenInput, any Mapping, any object with the four attributes, or
     None; each field is read once, a missing or raising read is absent."""
-    if screen is None:
-        mode = ran = flagged = proceeds = _ABSENT
-    else:
-        mapping = _screen_is_mapping(screen)
-        mode, ran, flagged, proceeds = (_screen_field(screen, n, mapping) for n in _FIELDS)
+    mapping = _screen_is_mapping(screen)  # None, a number, a string: every field absent
+    mode, ran, flagged, proceeds = (_screen_field(screen, n, mapping) for n in _FIELDS)
     shadow = _screen_exact_str(mode) == "shadow"
     if ran is True and type(flagged) is bool:
         if shadow:
@@ -162,11 +160,7 @@ def _screen_row_verdict(row: object) -> str | None:
     """The row's verdict when it is one of VERDICTS; None when unrecognized."""
     verdict = _screen_exact_str(row)
     if verdict is None:
-        try:
-            value = row["verdict"] if _screen_is_mapping(row) else row.verdict  # type: ignore[index, attr-defined]
-        except Exception:
-            return None
-        verdict = _screen_exact_str(value)
+        verdict = _screen_exact_str(_screen_field(row, "verdict", _screen_is_mapping(row)))
     return verdict if verdict in VERDICTS else None
 
 
