@@ -647,19 +647,19 @@ def test_property_adversarial_alphabet(answer: str, changed: list[str]) -> None:
 def test_pathological_input_is_fast(answer: str) -> None:
     changed = ["a/" * 50_000 + "x.js", "./" * 50_000 + "a.js", "//" * 50_000]
     changed += [f"dir{i}/x.js" for i in range(2000)]
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     result = audit("Updated " + answer, changed)
     claimed_paths(answer)
-    assert time.perf_counter() - t0 < 2.0
+    assert time.process_time() - t0 < 2.0
     assert result.audited
 
 
 def test_many_changed_paths_with_same_name_is_fast() -> None:
     changed = [f"pkg{i}/index.js" for i in range(5000)]
     answer = "\n".join(f"Updated lib{i}/index.js" for i in range(2000))
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     result = audit(answer, changed)
-    assert time.perf_counter() - t0 < 2.0
+    assert time.process_time() - t0 < 2.0
     assert len(result.false_claims) == 2000
 
 

@@ -881,12 +881,12 @@ def test_property_load_state_shapes(obj: dict[str, Any]) -> None:
 
 def test_pathological_query_is_fast() -> None:
     import time
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     s = new_turn()
     for i in range(12):
         s = check(s, "rag_lookup", query=(f"word{i} ") * 200_000).state
     check(s, "rag_lookup", query="a" * 200_000)
-    assert time.perf_counter() - t0 < 2.0
+    assert time.process_time() - t0 < 2.0
 
 
 # --------------------------------------------------------------------------- self-check
