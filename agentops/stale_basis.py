@@ -1,0 +1,369 @@
+"""One staleness chain for tracker and memory items, and one lag alert for a data source.
+
+The failures guarded against
+    1. Readers that disagree. An API and a local check read the same tracker
+       file but computed freshness differently (the newest of several review
+       dates in one; the first present of review, then updated, then created in
+       the other), so an item could be stale to one and fresh to the other.
+       Every reader calls ``pick_stale_basis``, so there is no second chain.
+    2. One mass edit, every item fresh. Fields such as ``updated`` change on any
+       write (a schema migration, a reformatting script). Fed into the chain, one
+       bulk edit makes every item look freshly reviewed. Only declared SIGNAL
+       fields count: dates written when someone actually reviewed the item.
+    3. A dashboard that looks current when it is not. The picture drawn from
+       data that stopped arriving last week looks like today's. The pipeline
+       must measure its own lag and alert: once per cooldown for one long
+       outage, and again as soon as the latest date moves while still behind.
+
+The fix
+    ``parse_instant`` reads one strict ISO-8601 grammar (date, or date-time with
+    optional seconds, fraction and offset; no offset means UTC) into an aware
+    UTC ``datetime``. ``pick_stale_basis`` takes the newest parseable signal
+    field or caller-resolved external signal, falls back to the created field
+    only when there is no signal, and otherwise returns the distinct "none"
+    verdict. Each verdict names the field or label that decided it.
+    ``staleness_alert`` turns a latest date into lag, a stale flag and an alert
+    decision with a cooldown that is lifted when the latest date moves, and
+    hands back the state to persist (canonical ``YYYY-MM-DDTHH:MM:SS[.ffffff]Z``).
+
+    Choices where the contract is silent:
+    - A two-element external signal must be a ``tuple`` or ``list`` (a
+      ``StaleBasis``, with three fields, is not one).
+    - A signal field listed twice is read once (the first position counts).
+    - A ``signal_fields`` or ``external_signals`` sequence whose iteration
+      raises is treated as a bad option (default / empty).
+    - A stored state whose ``latest`` is present but not readable as an instant
+      (garbage text, a number, the none verdict) is untrusted; only ``None`` or
+      a missing key/attribute mean "no basis".
+    - A ``now`` whose UTC instant is out of ``datetime`` range (or whose tzinfo
+      raises) falls back to the current time, like any other unusable ``now``;
+      a ``latest`` out of range is no basis.
+
+Posture
+    ``parse_instant`` and ``pick_stale_basis`` fail soft: malformed items,
+    options and dates are skipped or defaulted, never raised; the absence of any
+    basis is its own verdict, never "fresh". ``staleness_alert`` never raises
+    but it is an alarm, so every ambiguity resolves toward alerting: no basis is
+    stale, a bad threshold or cooldown is zero, an untrusted state is ignored.
+
+WHAT THIS DOES NOT CATCH (each pinned by a test)
+    - A signal stamped by a bulk write: if a migration writes a signal field,
+      that date is taken at face value. Keeping signal fields for real reviews
+      is a rule for the writers.
+    - Future dates: a future-dated signal wins unclamped, and a future latest
+      reads as fresh with a negative ``lag_days``. Clamping to ``now`` would bury
+      the faulty writer; check for future dates upstream.
+    - Thresholds are policy: ``pick_stale_basis`` answers "when", not "too
+      old"; ``staleness_alert`` applies the threshold it is given.
+    - Only strings are dates: a ``datetime`` object or an epoch number inside an
+      item (say from a YAML loader) is skipped; convert to ISO-8601 first.
+
+Lineage
+    The signal-only chain comes from a production multi-agent system's tracker
+    tooling, after two readers disagreed and a bulk migration re-dated every
+    item. The lag alert whose cooldown is lifted when the latest date moves comes
+    from a practitioner's account of replacing spreadsheets with a data
+    pipeline ("staleness is a product feature"). The grammar is a strict subset
+    of ISO 8601 / RFC 3339, chosen to differ deliberately from the lenient
+    JavaScript ``Date.parse`` an earlier implementation relied on.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from datetime import date, datetime, timedelta, timezone
+from typing import NamedTuple
+
+__all__ = [  # noqa: RUF022 - the contract's order
+    "DEFAULT_SIGNAL_FIELDS", "DEFAULT_CREATED_FIELD", "NO_BASIS", "EXTERNAL_BASIS",
+    "StaleBasis", "AlertState", "StalenessAlert",
+    "parse_instant", "pick_stale_basis", "staleness_alert",
+]
+
+DEFAULT_SIGNAL_FIELDS: tuple[str, ...] = ("lastEvaluated", "lastChecked")
+DEFAULT_CREATED_FIELD: str = "created"
+NO_BASIS: str = "none"
+EXTERNAL_BASIS: str = "external"
+
+_ZERO = timedelta(0)
+_DAY = timedelta(days=1)
+_NOT_SEQUENCES = (str, bytes, bytearray)
+
+# Bounded classes and counts only: no nested quantifiers, so no backtracking blow-up.
+_INSTANT = re.compile(
+    r"(?P<y>[0-9]{4})-(?P<mo>[0-9]{2})-(?P<d>[0-9]{2})"
+    r"(?:[Tt ](?P<h>[0-9]{2}):(?P<mi>[0-9]{2})"
+    r"(?::(?P<s>[0-9]{2})(?:[.,](?P<f>[0-9]{1,9}))?)?"
+    r"(?P<z>[Zz]|(?P<sign>[+-])(?P<oh>[0-9]{2}):?(?P<om>[0-9]{2}))?)?"
+)
+
+
+class StaleBasis(NamedTuple):
+    """The date that decides freshness, the field or label it came from, its instant."""
+
+    date: str | None
+    basis: str
+    when: datetime | None
+
+
+class AlertState(NamedTuple):
+    """What the caller persists between runs: when it alerted, about which latest."""
+
+    alerted_at: str
+    latest: str | None
+
+
+class StalenessAlert(NamedTuple):
+    """The alert decision, its reason, the lag to report and the state to keep."""
+
+    alert: bool
+    stale: bool
+    reason: str
+    lag_days: int | None
+    latest: str | None
+    state: AlertState | None
+
+
+def parse_instant(value: object) -> datetime | None:
+    """A `str` in the module's ISO-8601 grammar as an aware UTC datetime; else None."""
+    if not isinstance(value, str):
+        return None
+    match = _INSTANT.fullmatch(value.strip())
+    if match is None:
+        return None
+    part = match.group
+    try:
+        offset = _ZERO
+        if part("sign") is not None:
+            offset_hours, offset_minutes = int(part("oh")), int(part("om"))
+            if offset_hours > 23 or offset_minutes > 59:
+                return None
+            offset = timedelta(hours=offset_hours, minutes=offset_minutes)
+            if part("sign") == "-":
+                offset = -offset
+        micro = int((part("f") or "0").ljust(6, "0")[:6])
+        local = datetime(int(part("y")), int(part("mo")), int(part("d")), int(part("h") or 0),
+                         int(part("mi") or 0), int(part("s") or 0), micro,
+                         tzinfo=timezone(offset))
+        return local.astimezone(timezone.utc)
+    except (ValueError, OverflowError):  # not a calendar date / time, or outside datetime
+        return None
+
+
+def _as_utc(now: object) -> datetime:
+    """`now` as an aware UTC datetime: naive means UTC; anything else means the current time."""
+    if not isinstance(now, datetime):
+        return datetime.now(timezone.utc)
+    if now.tzinfo is None or now.utcoffset() is None:
+        return now.replace(tzinfo=timezone.utc)
+    return now.astimezone(timezone.utc)
+
+
+def _instant_of(value: object) -> datetime | None:
+    """A `latest`-style value as an aware UTC instant: datetime, date, str or StaleBasis."""
+    if isinstance(value, StaleBasis):
+        value = value.when
+        if not isinstance(value, datetime):
+            return None
+    if isinstance(value, str):
+        return parse_instant(value)
+    try:
+        if isinstance(value, datetime):
+            return _as_utc(value)
+        if isinstance(value, date):
+            return datetime(value.year, value.month, value.day, tzinfo=timezone.utc)
+    except Exception:  # an offset outside datetime's range, a tzinfo that raises
+        return None
+    return None
+
+
+def _canonical(when: datetime) -> str:
+    """UTC `YYYY-MM-DDTHH:MM:SS[.ffffff]Z`, zero-padded for every year (unlike strftime)."""
+    fraction = f".{when.microsecond:06d}" if when.microsecond else ""
+    return (f"{when.year:04d}-{when.month:02d}-{when.day:02d}T"
+            f"{when.hour:02d}:{when.minute:02d}:{when.second:02d}{fraction}Z")
+
+
+def _items(option: object) -> list[object] | None:
+    """The entries of a Sequence option (not str/bytes/bytearray), read once; else None."""
+    if isinstance(option, _NOT_SEQUENCES) or not isinstance(option, Sequence):
+        return None
+    try:
+        return list(option)
+    except Exception:
+        return None
+
+
+def _read(source: object, key: str) -> object:
+    """`source.get(key)` for a Mapping, read once; a read that raises counts as absent."""
+    if not isinstance(source, Mapping):
+        return None
+    try:
+        return source.get(key)
+    except Exception:
+        return None
+
+
+def pick_stale_basis(item: object, *, signal_fields: object = DEFAULT_SIGNAL_FIELDS,
+                     created_field: object = DEFAULT_CREATED_FIELD,
+                     external_signals: object = ()) -> StaleBasis:
+    """The newest valid signal (field or external), else the created date, else "none"."""
+    fields = _items(signal_fields)
+    if fields is None:
+        fields = list(DEFAULT_SIGNAL_FIELDS)
+    externals = _items(external_signals) or []
+    candidates: list[tuple[str, str]] = []  # (raw value, basis label), in declared order
+    for name in dict.fromkeys(f for f in fields if isinstance(f, str) and f != NO_BASIS):
+        raw = _read(item, name)
+        if isinstance(raw, str):
+            candidates.append((raw, name))
+    for entry in externals:
+        if isinstance(entry, Mapping):
+            raw, label = _read(entry, "date"), _read(entry, "basis")
+        elif isinstance(entry, (tuple, list)) and len(entry) == 2:
+            raw, label = entry[0], entry[1]
+        else:
+            continue
+        if isinstance(raw, str):
+            ok_label = isinstance(label, str) and label and label != NO_BASIS
+            candidates.append((raw, label if ok_label else EXTERNAL_BASIS))  # type: ignore[arg-type]
+    best: StaleBasis | None = None
+    for raw, label in candidates:
+        when = parse_instant(raw)
+        if when is not None and (best is None or when > best.when):  # type: ignore[operator]
+            best = StaleBasis(raw.strip(), label, when)
+    if best is not None:
+        return best
+    created = created_field if isinstance(created_field, str) and created_field else ""
+    if created in ("", NO_BASIS):
+        created = DEFAULT_CREATED_FIELD
+    raw = _read(item, created)
+    when = parse_instant(raw)
+    if when is not None and isinstance(raw, str):
+        return StaleBasis(raw.strip(), created, when)
+    return StaleBasis(None, NO_BASIS, None)
+
+
+
+def _previous(last_alert: object, now: datetime) -> tuple[datetime, datetime | None] | None:
+    """(alerted_at, latest) of a trusted previous state; None when absent or untrusted."""
+    if last_alert is None:
+        return None
+    if isinstance(last_alert, Mapping):
+        alerted_raw, latest_raw = _read(last_alert, "alerted_at"), _read(last_alert, "latest")
+    else:
+        try:
+            alerted_raw = getattr(last_alert, "alerted_at", None)
+            latest_raw = getattr(last_alert, "latest", None)
+        except Exception:
+            return None
+    alerted_at = _instant_of(alerted_raw)
+    if alerted_at is None or alerted_at > now:
+        return None
+    if latest_raw is None:
+        return alerted_at, None
+    latest = _instant_of(latest_raw)
+    if latest is None:
+        return None
+    return alerted_at, latest
+
+
+def staleness_alert(latest: object, *, now: object = None, threshold: object,
+                    cooldown: object, last_alert: object = None) -> StalenessAlert:
+    """Lag of `latest` behind `now`, whether it is stale, and whether to alert now."""
+    try:
+        current = _as_utc(now)
+    except Exception:  # now's UTC instant is outside datetime's range, or its tzinfo raises
+        current = _as_utc(None)
+    limit = threshold if isinstance(threshold, timedelta) and threshold >= _ZERO else _ZERO
+    pause = cooldown if isinstance(cooldown, timedelta) and cooldown >= _ZERO else _ZERO
+    when = _instant_of(latest)
+    latest_text = None if when is None else _canonical(when)
+    lag_days = None if when is None else (current - when) // _DAY
+    if when is not None and current - when <= limit:
+        return StalenessAlert(False, False, "fresh", lag_days, latest_text, None)
+    previous = _previous(last_alert, current)
+    if previous is None:
+        reason = "first"
+    elif previous[1] != when:
+        reason = "moved"
+    elif current - previous[0] >= pause:
+        reason = "cooldown_elapsed"
+    else:
+        kept_latest = None if previous[1] is None else _canonical(previous[1])
+        return StalenessAlert(False, True, "cooldown", lag_days, latest_text,
+                              AlertState(_canonical(previous[0]), kept_latest))
+    return StalenessAlert(True, True, reason, lag_days, latest_text,
+                          AlertState(_canonical(current), latest_text))
+
+
+def _self_check() -> None:
+    if not __debug__:
+        raise SystemExit("stale_basis self-check needs assertions: run without -O "
+                         "/ PYTHONOPTIMIZE")
+    utc = timezone.utc
+
+    def day(month_day: str) -> str:
+        return f"2026-{month_day}T00:00:00Z"
+
+    none = StaleBasis(None, NO_BASIS, None)
+    assert pick_stale_basis({"lastEvaluated": day("07-01"), "lastChecked": day("08-01"),
+                             "created": day("01-01")}) == StaleBasis(
+        day("08-01"), "lastChecked", datetime(2026, 8, 1, tzinfo=utc))
+    got = pick_stale_basis({"lastEvaluated": day("07-01"), "created": day("01-01")},
+                           external_signals=[{"date": "2026-08-10T12:00:00Z",
+                                              "basis": "linkedCommit"}])
+    assert (got.date, got.basis) == ("2026-08-10T12:00:00Z", "linkedCommit")
+    assert pick_stale_basis({"created": day("01-01")}).basis == "created"
+    assert pick_stale_basis({}) == pick_stale_basis(None) == pick_stale_basis([1, 2]) == none
+    assert pick_stale_basis({"lastEvaluated": day("07-01"), "updated": day("08-13"),
+                             "created": day("01-01")}).date == day("07-01")
+    assert pick_stale_basis({"updated": day("08-13")}, signal_fields=["updated"]).basis == (
+        "updated")
+    assert pick_stale_basis({"lastEvaluated": day("07-01")},
+                            signal_fields="lastEvaluated").basis == "lastEvaluated"
+    assert pick_stale_basis({"lastEvaluated": "not a date", "lastChecked": "   ",
+                             "created": 1234}) == none
+    assert pick_stale_basis({}, external_signals=[
+        {"date": "garbage"}, {"date": None}, ("2026-06-01T00:00:00Z", "linkedCommit"),
+    ]).basis == "linkedCommit"
+    assert pick_stale_basis({"lastEvaluated": "  2026-07-01  "}) == StaleBasis(
+        "2026-07-01", "lastEvaluated", datetime(2026, 7, 1, tzinfo=utc))
+    assert parse_instant("2026-08-01T02:00:00+02:00") == parse_instant("2026-08-01T00:00:00Z")
+    for bad in ("2026-02-30", "1234", "2026-08", "2026-08-01T24:00:00Z", "20260801",
+                "2026-08-01T10:00+02", "0001-01-01T00:00:00+01:00", "2026-08-01T23:59:60Z"):
+        assert parse_instant(bad) is None, bad
+    assert parse_instant("2026-08-01T10:20:30.9999999") == datetime(
+        2026, 8, 1, 10, 20, 30, 999999, tzinfo=utc)
+    # Limits: future dates win unclamped and read fresh; only strings are dates.
+    assert pick_stale_basis({"lastEvaluated": "2027-01-01T00:00:00Z",
+                             "created": day("01-01")}).date == "2027-01-01T00:00:00Z"
+    assert pick_stale_basis({"lastEvaluated": datetime(2026, 8, 1, tzinfo=utc)}) == none
+    two, cool = timedelta(days=2), timedelta(hours=24)
+
+    def run(latest: object, now: datetime, last: object = None) -> StalenessAlert:
+        return staleness_alert(latest, now=now, threshold=two, cooldown=cool, last_alert=last)
+
+    first_state = AlertState("2026-07-31T09:00:00Z", "2026-07-28T00:00:00Z")
+    assert run("2026-07-30", datetime(2026, 7, 31, 9)) == StalenessAlert(
+        False, False, "fresh", 1, "2026-07-30T00:00:00Z", None)
+    assert run("2026-07-28", datetime(2026, 7, 31, 9)) == StalenessAlert(
+        True, True, "first", 3, "2026-07-28T00:00:00Z", first_state)
+    assert run("2026-07-28", datetime(2026, 7, 31, 15), first_state) == StalenessAlert(
+        False, True, "cooldown", 3, "2026-07-28T00:00:00Z", first_state)
+    assert run("2026-07-28", datetime(2026, 8, 1, 9), first_state)[:4] == (
+        True, True, "cooldown_elapsed", 4)
+    assert run("2026-07-29", datetime(2026, 7, 31, 15), first_state) == StalenessAlert(
+        True, True, "moved", 2, "2026-07-29T00:00:00Z",
+        AlertState("2026-07-31T15:00:00Z", "2026-07-29T00:00:00Z"))
+    assert run("2026-07-29", datetime(2026, 7, 31))[:4] == (False, False, "fresh", 2)
+    assert run(None, datetime(2026, 7, 31, 9)) == StalenessAlert(
+        True, True, "first", None, None, AlertState("2026-07-31T09:00:00Z", None))
+    assert run("2026-07-31T10:00:00Z", datetime(2026, 7, 31, 9))[:4] == (
+        False, False, "fresh", -1)
+    print("stale_basis self-check: all assertions passed")
+
+
+if __name__ == "__main__":
+    _self_check()
