@@ -277,7 +277,7 @@ def _ttl_snapshot(ttl: object) -> timedelta | None:
 # Timestamps
 
 
-def _canonical(moment: datetime) -> str:
+def _canonical_utc(moment: datetime) -> str:
     return moment.astimezone(timezone.utc).isoformat(timespec="microseconds")
 
 
@@ -375,8 +375,8 @@ def build_grant(command: str, *, scope: str, action_class: str, grant_id: str,
         command_sha256=_digest(normalized),
         scope=scope_text.strip(),
         action_class=class_text.strip(),
-        minted_at=_canonical(moment),
-        expires_at=_canonical(expires),
+        minted_at=_canonical_utc(moment),
+        expires_at=_canonical_utc(expires),
         single_use=not reusable,
         minted_by=author if author is not None and author.strip() else DEFAULT_MINTED_BY,
         consumed_at=None,
@@ -437,11 +437,11 @@ def _validated(grant: object) -> _Checked | None:
         command_sha256=digest,
         scope=scope,
         action_class=action_class,
-        minted_at=_canonical(minted),
-        expires_at=_canonical(expires),
+        minted_at=_canonical_utc(minted),
+        expires_at=_canonical_utc(expires),
         single_use=single_use,
         minted_by=_str_snapshot(fields.get("minted_by")),
-        consumed_at=None if consumed is None else _canonical(consumed),
+        consumed_at=None if consumed is None else _canonical_utc(consumed),
     )
     return _Checked(snapshot, minted, expires, consumed)
 
@@ -556,7 +556,7 @@ def mark_consumed(grant: Grant | Mapping[str, object], now: datetime | None = No
         raise GrantError("now: must be None or a datetime")
     if checked.consumed is not None:
         return checked.grant
-    return checked.grant._replace(consumed_at=_canonical(moment))
+    return checked.grant._replace(consumed_at=_canonical_utc(moment))
 
 
 def compose_audit_line(event: str, *, grant: object = None, now: datetime | None = None,
@@ -568,7 +568,7 @@ def compose_audit_line(event: str, *, grant: object = None, now: datetime | None
     note_text = _str_snapshot(note)
     record: dict[str, str | None] = {
         "event": event_text if event_text is not None and event_text.strip() else "unknown",
-        "at": _canonical(moment),
+        "at": _canonical_utc(moment),
     }
     for name in _AUDIT_GRANT_FIELDS:
         record[name] = _str_snapshot(fields.get(name))
