@@ -226,13 +226,13 @@ def pick_stale_basis(item: object, *, signal_fields: object = DEFAULT_SIGNAL_FIE
         else:
             continue
         if isinstance(raw, str):
-            ok_label = isinstance(label, str) and label and label != NO_BASIS
-            candidates.append((raw, label if ok_label else EXTERNAL_BASIS))  # type: ignore[arg-type]
+            candidates.append((raw, label if isinstance(label, str) and label
+                               and label != NO_BASIS else EXTERNAL_BASIS))
     best: StaleBasis | None = None
-    for raw, label in candidates:
+    for raw, name in candidates:
         when = parse_instant(raw)
-        if when is not None and (best is None or when > best.when):  # type: ignore[operator]
-            best = StaleBasis(raw.strip(), label, when)
+        if when is not None and (best is None or best.when is None or when > best.when):
+            best = StaleBasis(raw.strip(), name, when)
     if best is not None:
         return best
     created = created_field if isinstance(created_field, str) and created_field else ""
