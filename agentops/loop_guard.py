@@ -352,9 +352,7 @@ def similarity(a: object, b: object) -> float:
     key_a, key_b = normalize_query(a), normalize_query(b)
     if key_a == key_b:
         return 1.0
-    if not key_a or not key_b:
-        return 0.0
-    return _ratio(key_a, key_b)
+    return _ratio(key_a, key_b)  # 0.0 when exactly one key is empty
 
 
 def _match(groups: list[tuple[int, str, int]], key: str,
