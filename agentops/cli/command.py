@@ -32,7 +32,7 @@ _UNSHOWABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
 def register(commands: Any, hooks: Any) -> None:
     command = commands.add_parser(
         "command", help="command-text tools for writing policy rules (normalize)")
-    tools = command.add_subparsers(title="tools", metavar="TOOL")
+    tools = command.add_subparsers(title="tools", required=True)
     normalize = tools.add_parser(
         "normalize", help="print the scannable form of a command (stdin when CMD is absent)",
         description="Print the scannable form of a command: ANSI-C $'...' decoded, quotes "
@@ -44,14 +44,6 @@ def register(commands: Any, hooks: Any) -> None:
     normalize.add_argument("--json", action="store_true",
                            help='print {"command": ..., "scannable": ...} with exact strings')
     normalize.set_defaults(run=run_normalize)
-    command.set_defaults(run=_no_tool(command))
-
-
-def _no_tool(parser: argparse.ArgumentParser) -> Any:
-    def run(args: argparse.Namespace) -> int:
-        parser.print_help(sys.stderr)
-        return _common.EXIT_USAGE
-    return run
 
 
 def run_normalize(args: argparse.Namespace) -> int:

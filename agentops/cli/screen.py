@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any
 
 from agentops.cli import _common
@@ -37,7 +36,7 @@ _EPILOG = ("Exit codes: 0 every row is a pass (allow, shadow_allow); 3 some row 
 
 def register(commands: Any, hooks: Any) -> None:
     screen = commands.add_parser("screen", help="shadow-screen tools (summarize a verdict log)")
-    tools = screen.add_subparsers(title="tools", metavar="TOOL")
+    tools = screen.add_subparsers(title="tools", required=True)
     summarize = tools.add_parser(
         "summarize", help="summarize a screen verdict log (NDJSON, one row per line)",
         description="Summarize a screen verdict log: counts per verdict, pass and unscreened "
@@ -45,14 +44,6 @@ def register(commands: Any, hooks: Any) -> None:
     summarize.add_argument("log", metavar="LOG.ndjson", help="the verdict log ('-' for stdin)")
     summarize.add_argument("--json", action="store_true", help="one JSON document on stdout")
     summarize.set_defaults(run=run_summarize)
-    screen.set_defaults(run=_no_tool(screen))
-
-
-def _no_tool(parser: argparse.ArgumentParser) -> Any:
-    def run(args: argparse.Namespace) -> int:
-        parser.print_help(sys.stderr)
-        return _common.EXIT_USAGE
-    return run
 
 
 def run_summarize(args: argparse.Namespace) -> int:
