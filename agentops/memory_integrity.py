@@ -166,6 +166,11 @@ _TOKEN_RE = re.compile(r"[a-z0-9%]+")
 _TYPE_PREFIX_RE = re.compile(r"[A-Za-z]+_")
 _NAME_TYPE_RE = re.compile(r"([A-Za-z]+)_")
 _SCHEME_RE = re.compile(r"[A-Za-z]+:")
+# With at most this many openers in a line (index) or text (wiki), the plain regexes
+# below run in bounded time; beyond it the hand-written linear scanners take over.
+_REGEX_SAFE_OPENERS = 32
+_INDEX_LINK_RE = re.compile(r"\[([^\]]+)\]\(([^)\s]+)\)")
+_WIKI_LINK_RE = re.compile(r"\[\[([^\]\r\n]+)\]\]")
 _TARGET_STOP_RE = re.compile(r"[)\s]")
 _WIKI_STOP_RE = re.compile(r"[\]\r\n]")
 _SCALAR_BAD_RE = re.compile(r"[\"'\r\n]")
@@ -506,13 +511,18 @@ def _scan_index_line(line: str, number: int, out: list[IndexLink]) -> None:
             pos = close + 1
             continue
         pos = end + 1
-        if start > 0 and line[start - 1] == "!":
-            continue
-        target = line[begin:end]
-        if (not target.lower().endswith(".md") or "/" in target or "\\" in target
-                or _SCHEME_RE.match(target)):
-            continue
-        out.append(IndexLink(line[start + 1:close].strip(), target, number))
+        _keep_index_link(line, start, line[start + 1:close], line[begin:end], number, out)
+
+
+def _keep_index_link(line: str, start: int, title: str, target: str, number: int,
+                     out: list[IndexLink]) -> None:
+    """Keep a ``[title](target)`` match unless it is an image or not a memory link."""
+    if start > 0 and line[start - 1] == "!":
+        return
+    if (not target.lower().endswith(".md") or "/" in target or "\\" in target
+            or _SCHEME_RE.match(target)):
+        return
+    out.append(IndexLink(title.strip(), target, number))
 
 
 def _index_links(text: str) -> list[IndexLink]:
@@ -520,7 +530,15 @@ def _index_links(text: str) -> list[IndexLink]:
     if "](" not in text:
         return out
     for number, line in enumerate(_lines(text), 1):
-        if "](" in line:
+        if "](" not in line:
+            continue
+        if line.count("[") <= _REGEX_SAFE_OPENERS:
+            # Few openers: the regex costs at most a bounded number of passes over the
+            # line, and leftmost-first matching gives exactly the scanner's links.
+            for match in _INDEX_LINK_RE.finditer(line):
+                _keep_index_link(line, match.start(), match.group(1), match.group(2),
+                                 number, out)
+        else:
             _scan_index_line(line, number, out)
     return out
 
@@ -532,6 +550,15 @@ def extract_index_links(index_text: object) -> tuple[IndexLink, ...]:
 
 def _wiki_links(content: str) -> list[str]:
     out: list[str] = []
+    opens = content.count("[[")
+    if opens == 0:
+        return out
+    if opens <= _REGEX_SAFE_OPENERS:  # bounded passes, same matches as the scanner below
+        for inner in _WIKI_LINK_RE.findall(content):
+            name = inner.split("|", 1)[0].split("#", 1)[0].strip()
+            if name:
+                out.append(name)
+        return out
     pos = 0
     find = content.find
     while True:

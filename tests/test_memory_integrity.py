@@ -404,9 +404,32 @@ def _ref_index_links(text: str) -> tuple[IndexLink, ...]:
     return tuple(out)
 
 
+class _ScannersOnly:
+    """Force the hand-written linear scanners (the regex fast path is bypassed)."""
+
+    def __enter__(self) -> None:
+        self.saved = mi._REGEX_SAFE_OPENERS
+        mi._REGEX_SAFE_OPENERS = -1
+
+    def __exit__(self, *exc: object) -> None:
+        mi._REGEX_SAFE_OPENERS = self.saved
+
+
+@settings(max_examples=300)
 @given(st.text(alphabet="[]()! .mdMD/\\:a\n\r\t", max_size=40))
 def test_index_links_match_reference(text: str) -> None:
-    assert extract_index_links(text) == _ref_index_links(text)
+    expected = _ref_index_links(text)
+    assert extract_index_links(text) == expected
+    with _ScannersOnly():
+        assert extract_index_links(text) == expected
+
+
+def test_regex_fast_path_bound() -> None:
+    assert mi._REGEX_SAFE_OPENERS == 32
+    line = "[" * 32 + "[a](b.md)"  # 33 openers: the scanner decides, same answer
+    assert extract_index_links(line) == (IndexLink("[" * 32 + "a", "b.md", 1),)
+    text = "[[x]] " * 40
+    assert extract_wiki_links(text) == ("x",) * 40
 
 
 def test_wiki_links_rules() -> None:
@@ -421,11 +444,14 @@ def test_wiki_links_rules() -> None:
 _WIKI_RE = re.compile(r"\[\[([^\]\r\n]+)\]\]")
 
 
+@settings(max_examples=300)
 @given(st.text(alphabet="[]|# a\n\r", max_size=40))
 def test_wiki_links_match_reference(text: str) -> None:
     expected = tuple(n for n in (m.group(1).split("|")[0].split("#")[0].strip()
                                  for m in _WIKI_RE.finditer(text)) if n)
     assert extract_wiki_links(text) == expected
+    with _ScannersOnly():
+        assert extract_wiki_links(text) == expected
 
 
 def test_lines_rule() -> None:
