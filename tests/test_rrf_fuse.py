@@ -647,3 +647,32 @@ def test_prop_rrf_matches_formula_and_fuse_rankings(scores: list[float], k: floa
     for h, f in zip(res, fr, strict=True):
         assert h.score == f.score == 1 / (k + h.recency_rank) + 1 / (k + h.relevance_rank)
         assert f.ranks == (h.recency_rank, h.relevance_rank)
+
+
+# ---------------------------------------------------------------- collector state, script entry
+
+
+def test_gc_state_restored() -> None:
+    import gc
+    assert gc.isenabled()
+    fuse_rankings([["a", "b"], ["b"]])
+    assert gc.isenabled()
+    fuse_rankings([[["unhashable"], "a"], [BadEq(), BadEq()]])  # careful path
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        assert fuse_rankings([["a"]])[0].id == "a"
+        assert not gc.isenabled()  # never switched on when it was off
+    finally:
+        gc.enable()
+
+
+def test_runs_as_script() -> None:
+    import subprocess
+    done = subprocess.run([sys.executable, mod.__file__], capture_output=True, text=True,
+                          timeout=60, check=False)
+    assert done.returncode == 0
+    assert done.stdout == "rrf_fuse self-check: all assertions passed\n"
+    done = subprocess.run([sys.executable, "-O", mod.__file__], capture_output=True, text=True,
+                          timeout=60, check=False)
+    assert done.returncode != 0 and "all assertions passed" not in done.stdout

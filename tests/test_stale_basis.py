@@ -833,3 +833,15 @@ def test_prop_alert_consistent(latest: datetime, now: datetime, threshold: timed
         again = staleness_alert(latest, now=now, threshold=threshold, cooldown=DAY,
                                 last_alert=res.state)
         assert (again.alert, again.reason, again.state) == (False, "cooldown", res.state)
+
+
+def test_runs_as_script() -> None:
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, mod.__file__], capture_output=True, text=True,
+                          timeout=60, check=False)
+    assert done.returncode == 0
+    assert done.stdout == "stale_basis self-check: all assertions passed\n"
+    done = subprocess.run([sys.executable, "-O", mod.__file__], capture_output=True, text=True,
+                          timeout=60, check=False)
+    assert done.returncode != 0 and "all assertions passed" not in done.stdout
