@@ -6,7 +6,9 @@ Run from the project root with nothing installed:
 
 Three 200-line answers are timed in interleaved rounds (one call of each per
 round, in rotating order), so a slow stretch on the machine hits every case
-alike; each figure is the median over the rounds.
+alike; each figure is the median over the rounds. Both wall-clock and CPU
+time are printed: on a shared, busy machine the wall figure also counts time
+spent waiting for a CPU, which says nothing about the code.
 
 - mixed:  a realistic final answer: prose, a numbered change list, a fenced
           code block, links, questions; about one line in four claims a file.
@@ -85,6 +87,7 @@ def main() -> int:
         assert len(text.splitlines()) == LINES, name
     results = {name: claim_audit.audit(text, CHANGED) for name, text in cases.items()}
     timings: dict[str, list[float]] = {name: [] for name in cases}
+    cpu: dict[str, list[float]] = {name: [] for name in cases}
     names = list(cases)
     audit: Callable[..., object] = claim_audit.audit
     for _ in range(5):  # warm-up: regex caches, allocator
@@ -93,20 +96,25 @@ def main() -> int:
     for rep in range(max(1, args.reps)):
         order = names[rep % len(names):] + names[:rep % len(names)]
         for name in order:
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             audit(cases[name], CHANGED)
+            cpu[name].append((time.process_time() - start_cpu) * 1000.0)
             timings[name].append((time.perf_counter() - start) * 1000.0)
     print(f"claim_audit.audit on {LINES}-line answers, {len(CHANGED)} changed paths, "
           f"median of {max(1, args.reps)} interleaved rounds:")
-    worst = 0.0
+    worst = worst_cpu = 0.0
     for name in names:
         median = statistics.median(timings[name])
         worst = max(worst, median)
+        worst_cpu = max(worst_cpu, statistics.median(cpu[name]))
         found = results[name]
-        print(f"  {name:<7} {median:7.3f} ms  ({len(found.false_claims)} false claims, "
-              f"{found.checked} checked)")
-    verdict = "under" if worst < TARGET_MS else "OVER"
-    print(f"slowest median {worst:.3f} ms: {verdict} the {TARGET_MS:g} ms target")
+        print(f"  {name:<7} {median:7.3f} ms wall, {statistics.median(cpu[name]):7.3f} ms CPU"
+              f"  ({len(found.false_claims)} false claims, {found.checked} checked)")
+    for label, figure in (("CPU", worst_cpu), ("wall", worst)):
+        verdict = "under" if figure < TARGET_MS else "OVER"
+        print(f"slowest median {label} time {figure:.3f} ms: {verdict} the {TARGET_MS:g} ms target")
+    print("(CPU time is what a call costs; wall time also counts waiting for a CPU when the "
+          "machine is busy)")
     return 0
 
 
