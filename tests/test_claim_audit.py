@@ -210,7 +210,7 @@ def test_extra_extensions_forms(extra: Any) -> None:
 
 
 @pytest.mark.parametrize("extra", [".hcl", "hcl", b"hcl", None, 42, {"hcl": 1}, [""], ["."],
-                                   ["x.hcl"], ["a/hcl"]])
+                                   ["x.hcl"], ["a/hcl"], ["a\\hcl"]])
 def test_extra_extensions_wrong_type_ignored(extra: Any) -> None:
     assert false_paths("Updated deploy.hcl and a.js", [], extra_extensions=extra) == ["a.js"]
 
@@ -224,6 +224,11 @@ def test_extra_extensions_in_claimed_paths() -> None:
 @pytest.mark.parametrize("bad", [None, 42, b"Updated a.js", ["Updated a.js"]])
 def test_claimed_paths_non_str(bad: Any) -> None:
     assert claimed_paths(bad) == ()
+
+
+def test_claimed_paths_reads_a_multiline_string_as_one_line() -> None:
+    assert paths("Updated a.js\nb.js") == ["a.js", "b.js"]
+    assert paths("Updated a.js.\nb.js") == ["a.js"]
 
 
 def test_claimed_paths_returns_claims_with_verbs() -> None:
