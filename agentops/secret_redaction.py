@@ -1172,6 +1172,35 @@ def _storage_kinds(text: str) -> list[tuple[str, _Finder]]:
     return kinds
 
 
+def _claim_pass(text: str, kinds: list[tuple[str, _Finder]],
+                stretches: list[tuple[int, int, bool]],
+                claims: list[tuple[int, int, str]]) -> list[tuple[int, int, bool]]:
+    """Every kind, in order, over the stretches flagged for scanning; returns the new stretches.
+
+    A stretch that no claim touched was matched whole by every kind and is not scanned again;
+    a piece cut off by a claim is flagged, so repeating until nothing is flagged reaches the
+    fixed point that makes scrubbing idempotent. Usually the first pass is the only one.
+    """
+    cur = [(lo, hi, scan, False) for lo, hi, scan in stretches]
+    for kind, finder in kinds:
+        nxt: list[tuple[int, int, bool, bool]] = []
+        for lo, hi, scan, fresh in cur:
+            spans = finder(text[lo:hi]) if scan else []
+            if not spans:
+                nxt.append((lo, hi, scan, fresh))
+                continue
+            pos = lo
+            for a, b in spans:
+                claims.append((lo + a, lo + b, kind))
+                if lo + a > pos:
+                    nxt.append((pos, lo + a, True, True))
+                pos = lo + b
+            if pos < hi:
+                nxt.append((pos, hi, True, True))
+        cur = nxt
+    return [(lo, hi, fresh) for lo, hi, _, fresh in cur]
+
+
 def scrub_for_storage(text: str | None, *, sidecar: bool) -> Scrubbed:
     """Replace secret-shaped spans with `<REDACTED:kind:hhhhh>` markers; originals returned.
 
@@ -1186,7 +1215,7 @@ def scrub_for_storage(text: str | None, *, sidecar: bool) -> Scrubbed:
     plain = str.__str__(text)
     if not plain:
         return Scrubbed("", (), Originals())
-    stretches: list[tuple[int, int]] = []
+    stretches: list[tuple[int, int]] = []  # the text between well-formed markers
     last = 0
     for m in _MARKER_RE.finditer(plain):
         if m.start() > last:
@@ -1195,19 +1224,10 @@ def scrub_for_storage(text: str | None, *, sidecar: bool) -> Scrubbed:
     if last < len(plain):
         stretches.append((last, len(plain)))
     claims: list[tuple[int, int, str]] = []
-    for kind, finder in _storage_kinds(plain):
-        split: list[tuple[int, int]] = []
-        for lo, hi in stretches:
-            spans = finder(plain[lo:hi])
-            cur = lo
-            for a, b in spans:
-                claims.append((lo + a, lo + b, kind))
-                if lo + a > cur:
-                    split.append((cur, lo + a))
-                cur = lo + b
-            if cur < hi:
-                split.append((cur, hi))
-        stretches = split
+    kinds = _storage_kinds(plain)
+    flagged = [(lo, hi, True) for lo, hi in stretches]
+    while any(scan for _, _, scan in flagged):
+        flagged = _claim_pass(plain, kinds, flagged, claims)
     if not claims:
         return Scrubbed(plain, (), Originals())
     claims.sort()

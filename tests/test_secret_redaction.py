@@ -721,15 +721,19 @@ def _check_find(text: str) -> None:
         assert found == (Found("nonconvergent-snippet", 0, len(text)),)
         return
     prev = 0
-    rebuilt = []
+    at = 0
     for f in found:
         assert prev <= f.start < f.end <= len(text)
-        rebuilt.append(re.escape(text[prev:f.start]))
-        rebuilt.append(r"\[redacted:" + re.escape(f.shape) + r"\]")
+        piece = text[prev:f.start]
+        hit = res.text.find(piece, at)
+        assert hit == at or (prev > 0 and hit >= at), (text, found, res)
+        at = hit + len(piece)
+        assert res.text.startswith("[redacted:" + f.shape + "]", at), (text, found, res)
+        at = res.text.index("]", at) + 1
         prev = f.end
-    rebuilt.append(re.escape(text[prev:]))
-    assert re.fullmatch("".join(rebuilt), res.text), (text, found, res)
-    assert set(f.shape for f in found) <= set(res.shapes)
+    assert res.text.endswith(text[prev:])
+    assert len(res.text) - len(text[prev:]) >= at or not found
+    assert {f.shape for f in found} <= set(res.shapes)
 
 
 @pytest.mark.parametrize("text", [a for a, _, _ in ACCEPT] + [a for a, _, _ in EDGES]
