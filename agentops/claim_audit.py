@@ -320,7 +320,8 @@ def _changed_paths(files_changed: object) -> list[str] | None:
         items = list(files_changed)
     except Exception:
         return None
-    return [str.__str__(item) for item in items if isinstance(item, str) and item.strip()]
+    paths = [str.__str__(item) for item in items if isinstance(item, str)]
+    return [path for path in paths if path.strip()]
 
 
 def audit(answer: object, files_changed: object, *,

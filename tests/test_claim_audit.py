@@ -198,7 +198,11 @@ def test_str_subclasses_accepted() -> None:
         def splitlines(self, keepends: bool = False) -> list[str]:  # type: ignore[override]
             raise RuntimeError("must not be called")
 
-    result = audit(S("Updated a.js"), [S("x/a.js")])
+    class P(str):
+        def strip(self, chars: str | None = None) -> str:
+            raise RuntimeError("must not be called")
+
+    result = audit(S("Updated a.js"), [P("x/a.js")])
     assert result == AuditResult(True, (), 1)
     assert paths(S("Updated a.js")) == ["a.js"]
 
