@@ -17,7 +17,7 @@ from collections import Counter
 from fractions import Fraction
 
 import pytest
-from hypothesis import assume, given
+from hypothesis import given
 from hypothesis import strategies as st
 
 from agentops import secret_redaction as sr
@@ -30,12 +30,11 @@ from agentops.secret_redaction import (
     NONCONVERGENT_TOKEN,
     SHAPES,
     Found,
-    Marker,
     NoiseReport,
     Originals,
     Redaction,
-    ScrubRefused,
     Scrubbed,
+    ScrubRefused,
     find_secret_shapes,
     noise_report,
     redact_secret_shapes,
@@ -96,8 +95,10 @@ SAMPLES: dict[str, str] = {
     "sentry-token": j("sntry", "u_", HX),
     "rubygems-key": j("ruby", "gems_", HX[:48]),
     "cloudflare-ca-key": j("v1", ".0-", HX[:24], "-", HX, HX, HX[:18]),
-    "age-secret-key": j("AGE-SECRET", "-KEY-1", "QYZ7X3M4N5P6R7S8T9V0W2A3C4D5E6F7G8H9J0K2L3M4N5P6Q7R8S9T0U1"),
-    "django-secret-key": j("django-", "insecure-", "x9(k$2m!p7@q3#w8^e5&r1*t6_y0=u4+i-o2)a8b7c3d9f1g5h"),
+    "age-secret-key": j("AGE-SECRET", "-KEY-1",
+                        "QYZ7X3M4N5P6R7S8T9V0W2A3C4D5E6F7G8H9J0K2L3M4N5P6Q7R8S9T0U1"),
+    "django-secret-key": j("django-", "insecure-",
+                           "x9(k$2m!p7@q3#w8^e5&r1*t6_y0=u4+i-o2)a8b7c3d9f1g5h"),
     "linear-key": j("lin", "_api_", AN, "AbCd"),
     "groq-key": j("gs", "k_", AN, "AbCdEfGhIj12"),
     "perplexity-key": j("pp", "lx-", AN, "AbCdEfGhIj12"),
@@ -151,8 +152,8 @@ def test_shapes_table_names_and_order() -> None:
     assert [n for n, _ in SHAPES] == list(SAMPLES)
     assert len(SHAPES) == 47
     assert all(isinstance(d, str) and d for _, d in SHAPES)
-    assert MARKER_KINDS == (*[n for n, _ in SHAPES[:45]], "email", "long-hex", "long-base64",
-                            "high-entropy")
+    assert (*[n for n, _ in SHAPES[:45]], "email", "long-hex", "long-base64",
+                            "high-entropy") == MARKER_KINDS
     assert len(MARKER_KINDS) == 49
 
 
@@ -547,13 +548,13 @@ def test_entropy_matches_exact(counts: list[int], twice: int) -> None:
 def test_entropy_ties(m: int) -> None:
     counts = [m] * 16 + [2 * m] * 8
     assert sr._entropy_at_least(counts, 32 * m, 9)            # tie is marked
-    assert not sr._entropy_at_least(counts[:-1] + [2 * m + 1], 32 * m + 1, 9) or \
-        _exact_entropy_ge(counts[:-1] + [2 * m + 1], 9)
+    bumped = [*counts[:-1], 2 * m + 1]
+    assert sr._entropy_at_least(bumped, 32 * m + 1, 9) == _exact_entropy_ge(bumped, 9)
     # 3.5 tie: 8 chars x m and 4 chars x 2m -> H = 8/16*4 + 4/8*3 = 3.5
     tie = [m] * 8 + [2 * m] * 4
     assert sr._entropy_at_least(tie, 16 * m, 7)
-    assert not sr._entropy_at_least([m] * 8 + [2 * m] * 3 + [2 * m + 1], 16 * m + 1, 7) or \
-        _exact_entropy_ge([m] * 8 + [2 * m] * 3 + [2 * m + 1], 7)
+    off = [m] * 8 + [2 * m] * 3 + [2 * m + 1]
+    assert sr._entropy_at_least(off, 16 * m + 1, 7) == _exact_entropy_ge(off, 7)
 
 
 def test_entropy_near_tie_not_equal() -> None:
@@ -893,7 +894,7 @@ def _check_scrub_invariants(text: str, s: Scrubbed) -> None:
         assert m.start >= prev
         prev = m.end
     rebuilt = s.text
-    for m, value in reversed(list(zip(s.markers, s.originals))):
+    for m, value in reversed(list(zip(s.markers, s.originals, strict=True))):
         rebuilt = rebuilt[:m.start] + value + rebuilt[m.end:]
     assert rebuilt == text
 
@@ -925,7 +926,7 @@ def test_noise_classes() -> None:
         "sha256-" + "A" * 42 + "=", "a/b", "http://u@h/x", "md5:" + "a" * 31,
         "http://h/Zx8kL2mQ9vR4tY7wP", "/p/Zx8kL2mQ9vR4tY7wP",
     ]
-    rep = noise_report(vals + [None, 3])  # type: ignore[list-item]
+    rep = noise_report([*vals, None, 3])  # type: ignore[list-item]
     assert rep.uuid == 2 and rep.hash == 9 and rep.url == 4 and rep.path == 7
     assert rep.unclassified == 6 and rep.skipped == 2 and rep.total == len(vals)
     assert rep.distinct == len(set(vals))
@@ -957,7 +958,8 @@ FRAGMENTS = [
     "data:x;base64,", "  ", " *", "xoxb-", "sk-", "ghp_", "abc123XYZ789", "Q~", "sig=",
     "AccountKey=", "[redacted:aws-key]", "<REDACTED:email:c68a2>", "a@b.io", "\u00e9", "\u00a0",
     "Zx8kL2mQ9vR4tY7wP1nBqW5e", "ResponseSessionHttp2Request", "/bot", "123456789:A",
-] + list(SAMPLES.values())
+    *SAMPLES.values(),
+]
 
 texts = st.lists(st.one_of(st.sampled_from(FRAGMENTS), st.text(max_size=6)),
                  max_size=12).map("".join)
@@ -1156,11 +1158,8 @@ _ORX = [
 _ORX_C = [(n, re.compile(p, _O)) for n, p in _ORX]
 
 
-def _o_regex(rx: re.Pattern[str]) -> list[tuple[int, int]]:
-    return [m.span() for m in rx.finditer(_o_text[0])]
-
-
-_o_text = [""]
+def _o_regex_finder(rx: re.Pattern[str]):  # type: ignore[no-untyped-def]
+    return lambda t: [m.span() for m in rx.finditer(t)]
 
 
 def _o_words(s: str) -> tuple[int, int]:
@@ -1318,7 +1317,7 @@ def _o_generic(text: str, hexr: bool) -> list[tuple[int, int]]:
         else:
             skip = (re.fullmatch("[0-9a-fA-F]+", c) is not None
                     or not re.search("[0-9]", m.group()) or _o_in_url(text, p)
-                    or text[max(0, p - 8):p] == ";base64," and p >= 8
+                    or (text[max(0, p - 8):p] == ";base64," and p >= 8)
                     or _o_label(text[:p]) or _o_label(text[:gs])
                     or (c.startswith("AAAA") and re.search(
                         r"(?<![A-Za-z0-9])(?:ssh|ecdsa|sk)-[A-Za-z0-9@.-]{1,60}[ \t]{1,8}\Z",
@@ -1331,13 +1330,12 @@ def _o_generic(text: str, hexr: bool) -> list[tuple[int, int]]:
     return out
 
 
-def ORACLE(text: object, max_passes: int = 8) -> Redaction:  # noqa: N802
+def ORACLE(text: object, max_passes: int = 8) -> Redaction:
     if not isinstance(text, str) or not text:
         return Redaction("", ())
     out = str.__str__(text)
     shapes: list[str] = []
-    finders = [(n, (lambda rx: lambda t: [m.span() for m in rx.finditer(t)])(rx))
-               for n, rx in _ORX_C]
+    finders = [(n, _o_regex_finder(rx)) for n, rx in _ORX_C]
     finders.insert(42, ("url-credentials", _o_url_creds))
     finders.insert(43, ("http-auth-header", _o_auth))
     finders.insert(44, ("docker-auth", _o_docker))
