@@ -73,6 +73,7 @@ _POLICY_KEYS = frozenset({"schema_version", "deny", "grant_classes"})
 _RULE_KEYS = frozenset({"id", "pattern", "reason", "ignore_case"})
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)  # a FIFO planted in the store must not hang a read
 
 
 class Refusal(Exception):
@@ -270,7 +271,7 @@ def policy_from_document(document: object) -> Policy:
 def load_policy(path: str) -> Policy:
     """The policy at `path`; any problem raises Refusal (the policy is unusable)."""
     try:
-        data = _read_regular(path, MAX_POLICY_BYTES)
+        data = _read_regular(path, MAX_POLICY_BYTES, follow=True)
     except OSError as exc:
         raise Refusal(f"policy unusable: {path}: cannot read: {exc.strerror or exc}") from None
     if data is None:
@@ -290,9 +291,11 @@ def load_policy(path: str) -> Policy:
 # Files
 
 
-def _read_regular(path: str, limit: int) -> bytes | None:
-    """A regular file's bytes (symlinks not followed), None when not regular or too big."""
-    fd = os.open(path, os.O_RDONLY | _NOFOLLOW | _CLOEXEC)
+def _read_regular(path: str, limit: int, follow: bool = False) -> bytes | None:
+    """A regular file's bytes, None when not regular or too big. Symlinks are followed
+    only when `follow` is true (the policy file; never a grant file)."""
+    flags = os.O_RDONLY | _CLOEXEC | _NONBLOCK | (0 if follow else _NOFOLLOW)
+    fd = os.open(path, flags)
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             return None
