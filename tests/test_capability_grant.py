@@ -529,6 +529,11 @@ def test_valid_scope_and_class() -> None:
 def test_valid_window() -> None:
     m = "2026-06-06T23:30:00.000000+00:00"
     assert not valid(doc(expires_at=m))
+    assert parse_grant(json.dumps(doc(expires_at=m)), CLASSES) is None
+    with pytest.raises(GrantError):
+        serialize_grant(doc(expires_at=m))
+    with pytest.raises(GrantError):
+        mark_consumed(doc(expires_at=m), NOW)
     assert not valid(doc(expires_at="2026-06-06T23:29:59.999999+00:00"))
     assert valid(doc(expires_at="2026-06-07T23:30:00.000000+00:00"))
     assert not valid(doc(expires_at="2026-06-07T23:30:00.000001+00:00"))
