@@ -389,12 +389,6 @@ def _name_type(name: str) -> str | None:
     return match.group(1).lower() if match else None
 
 
-def _prefix_length(size: int, num: int, den: int) -> int:
-    """How many rarest-first tokens a set of ``size`` must index so that any two sets
-    with similarity >= num/den share one: ``size - ceil(size*num/den) + 1``."""
-    return size - (size * num + den - 1) // den + 1
-
-
 # ---------------------------------------------------------------- frontmatter
 
 
@@ -749,11 +743,14 @@ class _Inventory:
         self.front: dict[str, Frontmatter] = {}
         self.slug_first: dict[str, str] = {}
         self.front_first: dict[str, str] = {}
+        self.slug_of: dict[str, str] = {}  # normalized name of each well-formed entry
+        self.front_slug: dict[str, str] = {}  # normalized frontmatter name, reached files
         self._cache: dict[str, str | None] = {}
         seen: set[str] = set()
         order = self.order
         reached = self.reached
         slug_first = self.slug_first
+        slug_of = self.slug_of
         for entry in _entries(files):
             if type(entry) is tuple and len(entry) == 2:  # the common shape, read once
                 name, content = entry
@@ -773,6 +770,7 @@ class _Inventory:
                 continue
             order.append(name)
             slug = normalize_slug(name)
+            slug_of[name] = slug
             if slug not in slug_first:
                 slug_first[slug] = name
             if content is None:
@@ -784,6 +782,7 @@ class _Inventory:
                 self.front[name] = front
                 if front.name is not None:
                     key = normalize_slug(front.name)
+                    self.front_slug[name] = key
                     if key not in self.front_first:
                         self.front_first[key] = name
         self.names = seen
@@ -1136,15 +1135,20 @@ def build_memory_link_graph(files: object = None) -> LinkGraph:
 
 
 class _Nearest:
-    """nearest(R) of §7: the best key with name-token Jaccard >= 0.4, via postings."""
+    """nearest(R) of §7: the key with the highest name-token Jaccard >= 0.4 (earliest on a
+    tie), found through size-partitioned prefix postings instead of a scan of all keys.
+
+    For a query of w tokens and keys of k tokens, Jaccard >= 2/5 needs 7*min(w, k) >=
+    2*(w + k) and at least o = ceil(2*(w + k)/7) shared tokens, so the query's first
+    w - o + 1 tokens (rarest first) must meet the key's indexed prefix."""
 
     def __init__(self, inv: _Inventory) -> None:
         keys: dict[str, str] = {}
         for name in inv.order:
-            candidates = [normalize_slug(name)]
-            front = inv.front.get(name)
-            if front is not None and front.name is not None:
-                candidates.append(normalize_slug(front.name))
+            candidates = [inv.slug_of[name]]
+            front_key = inv.front_slug.get(name)
+            if front_key is not None:
+                candidates.append(front_key)
             for key in candidates:
                 if key in keys:
                     continue
@@ -1153,45 +1157,71 @@ class _Nearest:
                     target = inv.front_first.get(key)
                 if target is not None:
                     keys[key] = target
-        self.keys: list[tuple[frozenset[str], str]] = []
-        freq: dict[str, int] = {}
-        for key, target in keys.items():
-            tokens = frozenset(_name_tokens(key))
-            self.keys.append((tokens, target))
-            for token in tokens:
-                freq[token] = freq.get(token, 0) + 1
-        self.freq = freq
-        self.postings: dict[str, list[int]] = {}
+        self.keys = [(frozenset(_name_tokens(key)), target) for key, target in keys.items()]
+        self.freq = Counter(chain.from_iterable(tokens for tokens, _ in self.keys))
+        self.by_size: dict[int, dict[str, list[int]]] = {}
         for position, (tokens, _target) in enumerate(self.keys):
-            for token in self._prefix(tokens):
-                self.postings.setdefault(token, []).append(position)
+            size = len(tokens)
+            if not size:
+                continue
+            shortest = (_REPAIR_NUM * size + _REPAIR_DEN - 1) // _REPAIR_DEN
+            postings = self.by_size.setdefault(size, {})
+            for token in self._ordered(tokens)[:size - self._need(shortest, size) + 1]:
+                postings.setdefault(token, []).append(position)
+        self.sizes = sorted(self.by_size)
+        self.cache: dict[str, str | None] = {}
 
-    def _prefix(self, tokens: frozenset[str]) -> list[str]:
+    @staticmethod
+    def _need(w: int, k: int) -> int:
+        den = _REPAIR_NUM + _REPAIR_DEN
+        return (_REPAIR_NUM * (w + k) + den - 1) // den
+
+    def _ordered(self, tokens: frozenset[str]) -> list[str]:
         freq = self.freq
-        ordered = sorted(tokens, key=lambda t: (freq.get(t, 0), t))
-        return ordered[:_prefix_length(len(tokens), _REPAIR_NUM, _REPAIR_DEN)]
+        return sorted(tokens, key=lambda t: (freq.get(t, 0), t))
 
     def __call__(self, ref: str) -> str | None:
+        if ref in self.cache:
+            return self.cache[ref]
         words = frozenset(_name_tokens(normalize_slug(ref)))
-        if not words:
-            return None
-        candidates: set[int] = set()
-        for token in self._prefix(words):
-            candidates.update(self.postings.get(token, ()))
         best: tuple[float, int] | None = None
-        for position in candidates:
-            tokens = self.keys[position][0]
-            shared = len(words & tokens)
-            similarity = shared / (len(words) + len(tokens) - shared)
-            if similarity < REPAIR_MIN_JACCARD:
+        w = len(words)
+        ordered = self._ordered(words)
+        for k in self.sizes:
+            if (_REPAIR_NUM + _REPAIR_DEN) * min(w, k) < _REPAIR_NUM * (w + k) or not w:
                 continue
-            if best is None or similarity > best[0] or (
-                    similarity == best[0] and position < best[1]):
-                best = (similarity, position)
-        return None if best is None else self.keys[best[1]][1]
+            postings = self.by_size[k]
+            candidates: set[int] = set()
+            for token in ordered[:w - self._need(w, k) + 1]:
+                candidates.update(postings.get(token, ()))
+            for position in candidates:
+                tokens = self.keys[position][0]
+                shared = len(words & tokens)
+                similarity = shared / (w + len(tokens) - shared)
+                if similarity < REPAIR_MIN_JACCARD:
+                    continue
+                if best is None or similarity > best[0] or (
+                        similarity == best[0] and position < best[1]):
+                    best = (similarity, position)
+        found = None if best is None else self.keys[best[1]][1]
+        self.cache[ref] = found
+        return found
 
 
-def _repair(finding: Finding, ctx: _Context, nearest: _Nearest) -> Repair | None:
+class _LazyNearest:
+    """Builds the nearest-name postings only when a repair first asks."""
+
+    def __init__(self, inv: _Inventory) -> None:
+        self.inv = inv
+        self.built: _Nearest | None = None
+
+    def __call__(self, ref: str) -> str | None:
+        if self.built is None:
+            self.built = _Nearest(self.inv)
+        return self.built(ref)
+
+
+def _repair(finding: Finding, ctx: _Context, nearest: _LazyNearest) -> Repair | None:
     check = finding.check
     inv = ctx.inventory
     if check == "dead-index-link":
@@ -1270,7 +1300,7 @@ def suggest_memory_repairs(
     if not (coverage.reached > 0 or ctx.index_read):
         return RepairResult((), False, coverage)
     findings = _findings(ctx)
-    nearest = _Nearest(ctx.inventory)
+    nearest = _LazyNearest(ctx.inventory)
     repairs = []
     for finding in findings:
         repair = _repair(finding, ctx, nearest)

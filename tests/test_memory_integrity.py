@@ -953,6 +953,41 @@ def test_nearest_rules() -> None:
     assert shared("m n") == "m_n.md"
 
 
+def _scan_nearest(inv: Any, ref: str) -> str | None:
+    keys: dict[str, str] = {}
+    for name in inv.order:
+        front = inv.frontmatter(name).name
+        for key in [normalize_slug(name)] + ([normalize_slug(front)] if front else []):
+            target = inv.slug_first.get(key) or inv.front_first.get(key)
+            if key not in keys and target:
+                keys[key] = target
+    words = set(mi._name_tokens(normalize_slug(ref)))
+    best, answer = 0.0, None
+    for key, target in keys.items():
+        similarity = mi._jaccard(words, set(mi._name_tokens(key)))
+        if similarity is not None and similarity >= 0.4 and similarity > best:
+            best, answer = similarity, target
+    return answer
+
+
+_WORD = st.sampled_from(["ab", "cd", "ef", "gh", "ij", "kl", "mn", "op", "the", "7"])
+
+
+@settings(max_examples=300)
+@given(st.lists(st.tuples(st.lists(_WORD, min_size=1, max_size=7), st.booleans(),
+                          st.lists(_WORD, max_size=5)), max_size=12),
+       st.lists(_WORD, max_size=9))
+def test_nearest_equals_scan(spec: list[tuple[list[str], bool, list[str]]],
+                             query: list[str]) -> None:
+    files: list[tuple[str, str | None]] = []
+    for words, readable, front in spec:
+        content = f"---\nname: {' '.join(front)}\n---\n" if front else ""
+        files.append(("_".join(words) + ".md", content if readable else None))
+    inv = mi._Inventory(files)
+    ref = "-".join(query)
+    assert mi._Nearest(inv)(ref) == _scan_nearest(inv, ref)
+
+
 def test_nearest_boundary_two_fifths() -> None:
     near = mi._Nearest(mi._Inventory([("aa_bb_cc_dd_ee.md", "")]))
     assert near("aa bb") == "aa_bb_cc_dd_ee.md"  # 2/5 == 0.4: at the threshold
