@@ -15,10 +15,12 @@ repetition so machine noise hits every case alike:
 - in-process hook for the same three paths (policy load + decision + store),
 - in-process decision on an already loaded policy (deny scan + class resolution).
 
-Wall time on a busy machine includes waiting for a CPU, so the CPU time
-(user + sys) of each child is printed too. Target: well under 100 ms per
-subprocess call (median). Run from the project root
-with nothing installed: `python benchmarks/hook_latency.py [--reps N]`.
+Children cache bytecode in a scratch folder (as an installed package has its
+.pyc files); one case runs with no bytecode cache (PYTHONDONTWRITEBYTECODE, every
+source compiled on every start) for comparison. Wall time on a busy machine
+includes waiting for a CPU, so the CPU time (user + sys) of each child is printed
+too. Target: well under 100 ms per subprocess call (median). Run from the project
+root with nothing installed: `python benchmarks/hook_latency.py [--reps N]`.
 """
 
 from __future__ import annotations
@@ -88,9 +90,15 @@ class _Bench:
         self.counter = 0
         for i in range(LIVE_GRANTS):  # unrelated live grants the store must read
             self.plant(f"tool-0 --job {i}", "class-0")
+        # Children cache bytecode in a scratch folder, as an installed package has its
+        # .pyc files; `self.cold` compiles every source on every start instead.
         self.env = {k: v for k, v in os.environ.items()
-                    if k not in ("AGENTOPS_DISABLED", "CLAUDECODE", "PYTHONOPTIMIZE")}
+                    if k not in ("AGENTOPS_DISABLED", "CLAUDECODE", "PYTHONOPTIMIZE",
+                                 "PYTHONDONTWRITEBYTECODE")}
         self.env["PYTHONPATH"] = str(ROOT) + os.pathsep + self.env.get("PYTHONPATH", "")
+        self.env["PYTHONPYCACHEPREFIX"] = str(folder / "pycache")
+        self.cold = dict(self.env, PYTHONDONTWRITEBYTECODE="1")
+        del self.cold["PYTHONPYCACHEPREFIX"]
         self.argv = [sys.executable, "-m", "agentops", "hook", "pre-tool-use",
                      "--scope", SCOPE, "--policy", str(self.policy), "--store", str(self.store),
                      "--audit", str(self.audit)]
@@ -105,13 +113,13 @@ class _Bench:
         path = self.store / "live" / f"{grant.id}.json"
         path.write_text(serialize_grant(grant), encoding="ascii")
 
-    def subprocess_hook(self, data: bytes, expect: str) -> float:
+    def subprocess_hook(self, data: bytes, expect: str, cold: bool = False) -> float:
         before = _child_cpu()
         start = time.perf_counter()
-        done = subprocess.run(self.argv, input=data, capture_output=True, env=self.env,
-                              check=False)
+        done = subprocess.run(self.argv, input=data, capture_output=True,
+                              env=self.cold if cold else self.env, check=False)
         elapsed = time.perf_counter() - start
-        CPU.setdefault(expect, []).append(_child_cpu() - before)
+        CPU.setdefault("cold" if cold else expect, []).append(_child_cpu() - before)
         if done.returncode != 0 or expect not in done.stdout.decode():
             raise SystemExit(f"hook failed: {done.returncode} {done.stdout!r} {done.stderr!r}")
         return elapsed
@@ -178,6 +186,8 @@ def main() -> int:
             "subprocess hook: deny (last rule)    ": lambda: bench.subprocess_hook(
                 deny, '"deny"'),
             "subprocess hook: allow (consume)     ": sub_allow,
+            "subprocess hook: no opinion, no .pyc ": lambda: bench.subprocess_hook(
+                quiet, "", cold=True),
             "in-process hook: no opinion          ": lambda: bench.in_process(quiet, ""),
             "in-process hook: deny (last rule)    ": lambda: bench.in_process(deny, '"deny"'),
             "in-process hook: allow (consume)     ": in_allow,
@@ -195,13 +205,13 @@ def main() -> int:
     worst = 0.0
     for name, samples in times.items():
         median_ms = statistics.median(samples) * 1000
-        if name.startswith("subprocess hook"):
+        if name.startswith("subprocess hook") and "no .pyc" not in name:
             worst = max(worst, median_ms)
         print(f"{name} median {median_ms:8.2f} ms  (min {min(samples) * 1000:.2f}, "
               f"{reps} interleaved reps)")
     labels = {"python": "bare python", "dispatcher": "CLI import only",
               "": "hook, no opinion", '"deny"': "hook, deny",
-              '"allow"': "hook, allow"}
+              '"allow"': "hook, allow", "cold": "hook, no .pyc"}
     for key, label in labels.items():
         print(f"CPU (user+sys) per subprocess, {label:16} median "
               f"{statistics.median(CPU[key]) * 1000:8.2f} ms")

@@ -711,8 +711,10 @@ def test_concurrent_consumers_exactly_one_wins(tmp_path: Path,
     monkeypatch.delenv("CLAUDECODE", raising=False)
     e = Env(tmp_path)
     opts = e.opts()
-    environ = {k: v for k, v in os.environ.items() if k not in ("AGENTOPS_DISABLED", "CLAUDECODE")}
+    environ = {k: v for k, v in os.environ.items()
+               if k not in ("AGENTOPS_DISABLED", "CLAUDECODE", "PYTHONDONTWRITEBYTECODE")}
     environ["PYTHONPATH"] = str(ROOT) + os.pathsep + environ.get("PYTHONPATH", "")
+    environ["PYTHONPYCACHEPREFIX"] = str(tmp_path / "pycache")  # as installed: .pyc cached
     argv = [sys.executable, "-m", "agentops", "grant", "consume", "--command", CMD,
             "--scope", "race", "--class", "deploy", *opts]
     started = time.monotonic()
