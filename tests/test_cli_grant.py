@@ -330,6 +330,32 @@ def test_claim_lost_and_changed_after_claim(env: Env, capsys: pytest.CaptureFixt
     assert grant_cmd(env, capsys, "consume")[0] == 3
 
 
+def test_file_consumed_while_listing_is_skipped_silently(env: Env,
+                                                        capsys: pytest.CaptureFixture[str],
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    gid = mint(env, capsys)
+    real = cli_grant._grant_at
+
+    def vanish(path: str, allowed: tuple[str, ...], stem: str) -> Any:
+        os.unlink(path)  # another consumer finished between listdir and open
+        return real(path, allowed, stem)
+
+    monkeypatch.setattr(cli_grant, "_grant_at", vanish)
+    assert grant_cmd(env, capsys, "consume") == (3, "no live matching grant\n", "")
+    monkeypatch.setattr(cli_grant, "_grant_at", real)
+    gid = mint(env, capsys)
+    original = (env.store / "live" / f"{gid}.json").read_text()
+
+    def claimed(path: str, allowed: tuple[str, ...], stem: str) -> Any:
+        (env.store / "spent" / f"{stem}.json").write_text("")
+        Path(path).write_text("{}")  # and left a half-written file behind
+        return real(path, allowed, stem)
+
+    monkeypatch.setattr(cli_grant, "_grant_at", claimed)
+    assert grant_cmd(env, capsys, "check") == (3, "no live matching grant\n", "")
+    assert original != "{}"
+
+
 def test_claim_already_taken(env: Env, capsys: pytest.CaptureFixture[str],
                              monkeypatch: pytest.MonkeyPatch) -> None:
     gid = mint(env, capsys)

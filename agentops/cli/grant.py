@@ -391,8 +391,11 @@ def load_live(store: str, allowed: tuple[str, ...], warn: bool = True) -> list[G
             continue
         if os.path.lexists(os.path.join(spent, name)):
             continue
-        grant = _grant_at(os.path.join(live, name), allowed, stem)
+        path = os.path.join(live, name)
+        grant = _grant_at(path, allowed, stem)
         if grant is None:
+            if not os.path.lexists(path) or os.path.lexists(os.path.join(spent, name)):
+                continue  # consumed or revoked by a concurrent process while we listed
             if warn:
                 _common.say_error(f"skipped grant file live/{name}: "
                                   "not a valid grant of an allowed class")
