@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Mapping, Sequence
-from datetime import date, datetime, timedelta, timezone
+from datetime import date, datetime, timedelta, timezone, tzinfo
 from typing import Any
 
 import pytest
@@ -845,3 +845,39 @@ def test_runs_as_script() -> None:
     done = subprocess.run([sys.executable, "-O", mod.__file__], capture_output=True, text=True,
                           timeout=60, check=False)
     assert done.returncode != 0 and "all assertions passed" not in done.stdout
+
+
+class NoOffset(tzinfo):
+    """A tzinfo that knows no offset: the datetime counts as naive."""
+
+    def utcoffset(self, dt: datetime | None) -> timedelta | None:
+        return None
+
+    def dst(self, dt: datetime | None) -> timedelta | None:
+        return None
+
+    def tzname(self, dt: datetime | None) -> str | None:
+        return None
+
+
+@pytest.fixture
+def far_zone(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Run with the host in a zone far from UTC: verdicts must not depend on it."""
+    import time
+    monkeypatch.setenv("TZ", "Asia/Kolkata")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+@pytest.mark.usefixtures("far_zone")
+def test_host_zone_never_matters() -> None:
+    assert parse_instant("2026-08-01T10:00") == datetime(2026, 8, 1, 10, tzinfo=UTC)
+    assert parse_instant("2026-08-01") == datetime(2026, 8, 1, tzinfo=UTC)
+    want = alert("2026-07-28", at("2026-07-31T09:00"))
+    assert want.state == STATE
+    assert alert("2026-07-28", datetime(2026, 7, 31, 9)) == want
+    assert alert("2026-07-28", datetime(2026, 7, 31, 9, tzinfo=NoOffset())) == want
+    assert alert(datetime(2026, 7, 28, tzinfo=NoOffset()), datetime(2026, 7, 31, 9)) == want
+    assert alert(datetime(2026, 7, 28), datetime(2026, 7, 31, 9)) == want
