@@ -29,7 +29,8 @@ The fix
     Choices where the contract is silent:
     - A two-element external signal must be a ``tuple`` or ``list`` (a
       ``StaleBasis``, with three fields, is not one).
-    - A signal field listed twice is read once (the first position counts).
+    - A signal field listed twice, or also named as the created field, is read
+      once (the first position counts).
     - A ``signal_fields`` or ``external_signals`` sequence whose iteration
       raises is treated as a bad option (default / empty).
     - A stored state whose ``latest`` is present but not readable as an instant
@@ -213,9 +214,12 @@ def pick_stale_basis(item: object, *, signal_fields: object = DEFAULT_SIGNAL_FIE
     if fields is None:
         fields = list(DEFAULT_SIGNAL_FIELDS)
     externals = _items(external_signals) or []
+    read: dict[str, object] = {}  # each item field is read once, even if named twice
     candidates: list[tuple[str, str]] = []  # (raw value, basis label), in declared order
-    for name in dict.fromkeys(f for f in fields if isinstance(f, str) and f != NO_BASIS):
-        raw = _read(item, name)
+    for name in fields:
+        if not isinstance(name, str) or name == NO_BASIS or name in read:
+            continue
+        raw = read[name] = _read(item, name)
         if isinstance(raw, str):
             candidates.append((raw, name))
     for entry in externals:
@@ -238,7 +242,7 @@ def pick_stale_basis(item: object, *, signal_fields: object = DEFAULT_SIGNAL_FIE
     created = created_field if isinstance(created_field, str) and created_field else ""
     if created in ("", NO_BASIS):
         created = DEFAULT_CREATED_FIELD
-    raw = _read(item, created)
+    raw = read[created] if created in read else _read(item, created)
     when = parse_instant(raw)
     if when is not None and isinstance(raw, str):
         return StaleBasis(raw.strip(), created, when)

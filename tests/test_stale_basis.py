@@ -438,6 +438,13 @@ def test_pick_reads_each_field_once_and_survives_raising_reads() -> None:
     assert item.reads.count("created") == 1
     item = Counting({"created": d("01-01")}, broken=("created",))
     assert pick_stale_basis(item) == NONE_VERDICT
+    item = Counting({"lastEvaluated": "junk", "created": d("01-01")})
+    assert pick_stale_basis(item, created_field="lastEvaluated") == NONE_VERDICT
+    assert item.reads == ["lastEvaluated", "lastChecked"]
+    item = Counting({"lastEvaluated": " 2026-01-01", "created": "junk"})
+    got = pick_stale_basis(item, signal_fields=["x"], created_field="lastEvaluated")
+    assert got == StaleBasis("2026-01-01", "lastEvaluated", datetime(2026, 1, 1, tzinfo=UTC))
+    assert item.reads == ["x", "lastEvaluated"]
     ext = Counting({"date": d("09-01"), "basis": "commit"}, broken=("basis",))
     got = pick_stale_basis({}, external_signals=[ext])
     assert (got.date, got.basis) == (d("09-01"), "external")
