@@ -59,9 +59,9 @@ WHAT THIS DOES NOT CATCH (each pinned by a test)
       still gets the better relevance rank.
 
 Lineage
-    Reciprocal Rank Fusion: Cormack, Clarke and Buettcher, "Reciprocal rank
-    fusion outperforms Condorcet and individual rank learning methods", SIGIR
-    2009 (same formula as Elasticsearch's RRF retriever and ranx's ``rrf``). The
+    Reciprocal Rank Fusion is the SIGIR 2009 paper "Reciprocal rank fusion
+    outperforms Condorcet and individual rank learning methods" (the same
+    formula as Elasticsearch's RRF retriever and ranx's ``rrf``). The
     recency x relevance use comes from the cross-session search path of a
     production multi-agent system, prompted by hybrid-retrieval memory stores;
     the weighted form is the one search engines expose as per-retriever weights.
