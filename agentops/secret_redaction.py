@@ -584,8 +584,17 @@ _DOCKER_AUTH = _rx(r'"auth"[ \t]*:[ \t]*"([A-Za-z0-9+/]{8,})(={0,2})"')
 
 
 def _find_docker_auth(text: str) -> _Spans:
-    return [(m.start(1), m.end(2)) for m in _DOCKER_AUTH.finditer(text)
-            if _b64_has_colon(m.group(1), m.group(2))]
+    out: _Spans = []
+    pos = 0
+    while True:
+        m = _DOCKER_AUTH.search(text, pos)
+        if m is None:
+            return out
+        if _b64_has_colon(m.group(1), m.group(2)):
+            out.append((m.start(1), m.end(2)))
+            pos = m.end()
+        else:
+            pos = m.start() + 1
 
 
 _JWT_STOP = _rx(r"[^A-Za-z0-9_-]")
@@ -846,173 +855,256 @@ def _find_long_b64_storage(text: str) -> _Spans:
 # --------------------------------------------------------------------------------------------
 
 
-def _regex_finder(pattern: re.Pattern[str]) -> _Finder:
-    def find(text: str) -> _Spans:
-        return [m.span() for m in pattern.finditer(text)]
+# Every match of a regex-defined named rule starts at an occurrence of one of its literals
+# plus a fixed offset, so the finder tries the rule's own regular expression only there.
+_ANCHORS: dict[str, tuple[tuple[str, int], ...]] = {
+    "private-key": (("-----BEGIN ", 0),),
+    "aws-key": (("AKIA", 0), ("ASIA", 0), ("ABIA", 0), ("ACCA", 0)),
+    "stripe-key": (("k_live_", -1), ("k_test_", -1), ("whsec_", 0)),
+    "github-token": (("ghp_", 0), ("gho_", 0), ("ghu_", 0), ("ghs_", 0), ("ghr_", 0),
+                     ("github_pat_", 0)),
+    "gitlab-token": (*((f"gl{p}-", 0) for p in _GITLAB_PREFIXES.split("|")), ("GR1348941", 0)),
+    "google-api-key": (("AIza", 0),),
+    "google-oauth": (("ya29.", 0), ("GOCSPX-", 0)),
+    "slack-token": (("xox", 0), ("xapp-", 0)),
+    "slack-webhook": (("https://hooks.slack.com/", 0),),
+    "discord-webhook": (("https://", 0),),
+    "anthropic-key": (("sk-ant-", 0),),
+    "openai-key": (("sk-", 0),),
+    "npm-token": (("npm_", 0),),
+    "pypi-token": (("pypi-AgE", 0),),
+    "huggingface-token": (("hf_", 0), ("api_org_", 0)),
+    "sendgrid-key": (("SG.", 0),),
+    "twilio-key": (("SK", 0), ("AC", 0)),
+    "shopify-token": (("shpat_", 0), ("shpss_", 0), ("shpca_", 0), ("shppa_", 0)),
+    "digitalocean-token": (("dop_v1_", 0), ("doo_v1_", 0), ("dor_v1_", 0)),
+    "vault-token": (("hvs.", 0), ("hvb.", 0), ("hvr.", 0)),
+    "azure-client-secret": (("Q~", -4),),
+    "azure-storage-key": (("AccountKey=", 11), ("SharedAccessKey=", 16)),
+    "azure-sas": (("sig=", 4),),
+    "atlassian-token": (("ATATT3", 0),),
+    "databricks-token": (("dapi", 0),),
+    "grafana-token": (("glsa_", 0), ("glc_", 0)),
+    "heroku-key": (("HRKU-AA", 0),),
+    "postman-key": (("PMAK-", 0),),
+    "sentry-token": (("sntryu_", 0), ("sntrys_", 0)),
+    "rubygems-key": (("rubygems_", 0),),
+    "cloudflare-ca-key": (("v1.0-", 0),),
+    "age-secret-key": (("AGE-SECRET-KEY-1", 0),),
+    "django-secret-key": (("django-insecure-", 0),),
+    "linear-key": (("lin_api_", 0),),
+    "groq-key": (("gsk_", 0),),
+    "perplexity-key": (("pplx-", 0),),
+    "xai-key": (("xai-", 0),),
+    "mailgun-key": (("key-", 0),),
+}
+# Literal gates of the rules that are not anchored regexes.
+_GATE_LITERALS: dict[str, tuple[str, ...]] = {
+    "db-uri-creds": ("://",),
+    "telegram-bot-token": (":A",),
+    "jwt": ("eyJ",),
+    "url-credentials": ("://",),
+    "docker-auth": ('"auth"',),
+}
+
+_Finder2 = Callable[[str, frozenset[str]], _Spans]
+
+
+def _anchored(pattern: re.Pattern[str], anchors: tuple[tuple[str, int], ...]) -> _Finder2:
+    match = pattern.match
+
+    def find(text: str, present: frozenset[str]) -> _Spans:
+        starts: list[int] = []
+        for lit, delta in anchors:
+            if lit not in present:
+                continue
+            i = text.find(lit)
+            while i != -1:
+                if i + delta >= 0:
+                    starts.append(i + delta)
+                i = text.find(lit, i + 1)
+        if not starts:
+            return []
+        starts.sort()
+        out: _Spans = []
+        last = 0
+        for st in starts:
+            if st < last:
+                continue
+            m = match(text, st)
+            if m is not None:
+                out.append(m.span())
+                last = m.end()
+        return out
     return find
 
 
-_Gate = Callable[[str, "_GateFacts"], bool]
+_TELEGRAM = _rx(_NAMED_PATTERNS["telegram-bot-token"])
 
 
-class _GateFacts:
-    """Facts about the input decided once: long-run checks done with C-level scans."""
-
-    __slots__ = ("alnum30", "b64run40", "lower")
-
-    def __init__(self, text: str) -> None:
-        raw = text.encode("utf-8", "surrogatepass")
-        classes = raw.translate(_CLASS_TABLE)
-        self.alnum30 = b"a" * 30 in classes
-        self.b64run40 = self.alnum30 and b"a" * 40 in classes
-        if not self.b64run40 and b"b" in classes:
-            self.b64run40 = b"a" * 40 in classes.translate(_B64_TABLE)
-        self.lower = ""
-
-
-_CLASS_TABLE = bytes(
-    97 if chr(i) in _ALNUM else 98 if chr(i) in "+/" else 32 for i in range(256))
-_B64_TABLE = bytes(97 if i in (97, 98) else 32 for i in range(256))
+def _find_telegram(text: str) -> _Spans:
+    out: _Spans = []
+    last = 0
+    i = text.find(":A")
+    while i != -1:
+        s = i
+        while s > 0 and i - s < 17 and text[s - 1] in _DIGITS:
+            s -= 1
+        if s >= last and 5 <= i - s <= 16:
+            m = _TELEGRAM.match(text, s)
+            if m is not None:
+                out.append(m.span())
+                last = m.end()
+        i = text.find(":A", max(i + 1, last))
+    return out
 
 
-def _lits(*literals: str) -> _Gate:
-    def gate(text: str, facts: _GateFacts) -> bool:
-        return any(lit in text for lit in literals)
-    return gate
+# Rule 11 with the leading look-behind moved after the first character, so the regex engine
+# can skip to the rare characters M, N and O; a two-character look-behind cannot match at the
+# start of the text, exactly like the original one-character look-behind.
+_DISCORD = _rx(r"[MNO](?<![A-Za-z0-9_.-][MNO])(?=[A-Za-z0-9_-]{0,24}[0-9])[A-Za-z0-9_-]{23,25}"
+               r"\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,}")
 
 
-def _rgate(pattern: str) -> _Gate:
-    rx = _rx(pattern)
-
-    def gate(text: str, facts: _GateFacts) -> bool:
-        return rx.search(text) is not None
-    return gate
+def _plain(finder: _Finder) -> _Finder2:
+    def find(text: str, present: frozenset[str]) -> _Spans:
+        return finder(text)
+    return find
 
 
-def _run_gate(text: str, facts: _GateFacts) -> bool:
-    return facts.b64run40
+def _find_discord(text: str) -> _Spans:
+    return [m.span() for m in _DISCORD.finditer(text)]
 
 
-def _auth_gate(text: str, facts: _GateFacts) -> bool:
-    return "authorization" in text.lower()
+_LITERALS: tuple[str, ...] = tuple(sorted(
+    {lit for anchors in _ANCHORS.values() for lit, _ in anchors}
+    | {lit for lits in _GATE_LITERALS.values() for lit in lits}, key=lambda x: (-len(x), x)))
+# Each literal is found through its rarest character (rarest first in this ranking, measured
+# on source code), so the engine stops at few positions; the rest is checked around it.
+_RARITY = ("~^|&$!@%QJZXKVWYUHGBPFMONLDCIRTSEA9876543210\"=+:/-"
+           "qjzxkvbwyfgmphcudlrnsaoiet_. ")
+_DISCORD_GATE = r"[A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\."
+_AUTH_GATE = r"(?<=[Aa][Uu][Tt][Hh][Oo][Rr][Ii][Zz][Aa][Tt][Ii][Oo][Nn]:)"
 
 
-_GATES: dict[str, _Gate] = {
-    "private-key": _lits("-----BEGIN "),
-    "db-uri-creds": _lits("://"),
-    "aws-key": _lits("AKIA", "ASIA", "ABIA", "ACCA"),
-    "stripe-key": _lits("k_live_", "k_test_", "whsec_"),
-    "github-token": _rgate(r"gh[pousr]_|github_pat_"),
-    "gitlab-token": _rgate(r"gl(?:" + _GITLAB_PREFIXES + r")-|GR1348941"),
-    "google-api-key": _lits("AIza"),
-    "google-oauth": _lits("ya29.", "GOCSPX-"),
-    "slack-token": _lits("xox", "xapp-"),
-    "slack-webhook": _lits("hooks.slack.com/"),
-    "discord-token": _rgate(r"[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\."),
-    "discord-webhook": _lits("/webhooks/"),
-    "telegram-bot-token": _lits(":A"),
-    "anthropic-key": _lits("sk-ant-"),
-    "openai-key": _lits("sk-"),
-    "npm-token": _lits("npm_"),
-    "pypi-token": _lits("pypi-AgE"),
-    "huggingface-token": _lits("hf_", "api_org_"),
-    "sendgrid-key": _lits("SG."),
-    "twilio-key": _rgate(r"(?:SK|AC)[0-9a-f]{32}"),
-    "shopify-token": _lits("shp"),
-    "digitalocean-token": _lits("_v1_"),
-    "vault-token": _rgate(r"hv[sbr]\."),
-    "azure-client-secret": _lits("Q~"),
-    "azure-storage-key": _lits("AccountKey=", "SharedAccessKey="),
-    "azure-sas": _lits("sig="),
-    "atlassian-token": _lits("ATATT3"),
-    "databricks-token": _lits("dapi"),
-    "grafana-token": _lits("glsa_", "glc_"),
-    "heroku-key": _lits("HRKU-AA"),
-    "postman-key": _lits("PMAK-"),
-    "sentry-token": _lits("sntry"),
-    "rubygems-key": _lits("rubygems_"),
-    "cloudflare-ca-key": _lits("v1.0-"),
-    "age-secret-key": _lits("AGE-SECRET-KEY-1"),
-    "django-secret-key": _lits("django-insecure-"),
-    "linear-key": _lits("lin_api_"),
-    "groq-key": _lits("gsk_"),
-    "perplexity-key": _lits("pplx-"),
-    "xai-key": _lits("xai-"),
-    "mailgun-key": _lits("key-"),
-    "jwt": _lits("eyJ"),
-    "url-credentials": _lits("://"),
-    "http-auth-header": _auth_gate,
-    "docker-auth": _lits('"auth"'),
-    "long-hex": _run_gate,
-    "long-base64": _run_gate,
-}
+def _anchor_split(lit: str) -> tuple[str, str, str]:
+    k = min(range(len(lit)), key=lambda i: (_RARITY.find(lit[i]) % 1000, i))
+    return lit[:k], lit[k], lit[k + 1:]
 
-# Global prefilter: every rule match contains one of these anchors, an alphanumeric run of
-# at least 30 characters, or a base64-class run of at least 40. Each alternative starts with
-# a literal, so the regex engine only stops at the few characters that begin an anchor.
-_PREFILTER = _rx("|".join((
-    r"g(?:ithub_pat_|l(?:" + _GITLAB_PREFIXES + r")-|lc_|=(?<=sig=))",
-    r'"auth"',
-    r":(?://|A|(?<=[Aa][Uu][Tt][Hh][Oo][Rr][Ii][Zz][Aa][Tt][Ii][Oo][Nn]:))",
-    r"ya29\.",
-    r"whsec_",
-    r"x(?:ox|app-|ai-|-(?<=pplx-))",
-    r"v(?:[sbr]\.(?<=hv[sbr]\.)|1\.0-)",
-    r"k(?:_live_|_test_|ey-|-(?<=sk-))",
-    r"S(?:G\.|haredAccessKey=)",
-    r"A(?:KIA|SIA|BIA|CCA|Iza|TATT3|ccountKey=|GE-SECRET-KEY-1|gE(?<=pypi-AgE))",
-    r"PMAK-",
-    r"M[A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.",
-    r"N[A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.",
-    r"O[A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.",
-    r"G(?:R1348941|OCSPX-)",
-    r"HRKU-AA",
-    r"Q~",
-    r"jango-insecure-",
-    r"J(?<=eyJ)",
-    r"B(?<=-----B)EGIN ",
-)))
+
+def _build_prefilter() -> re.Pattern[str]:
+    by_char: dict[str, list[str]] = {}
+    for index, lit in enumerate(_LITERALS):
+        pre, c, post = _anchor_split(lit)
+        behind = f"(?<={re.escape(pre + c)})" if pre else ""
+        ahead = f"(?={re.escape(post)})" if post else ""
+        by_char.setdefault(c, []).append(f"{behind}{ahead}(?P<L{index}>)")
+    for c in "MNO":
+        by_char.setdefault(c, []).append(f"(?={_DISCORD_GATE})(?P<DISCORD>)")
+    by_char.setdefault(":", []).append(f"{_AUTH_GATE}(?P<AUTH>)")
+    # a group name may appear once: number the repeated discord alternatives
+    parts = []
+    seen_discord = 0
+    for c in sorted(by_char):
+        alts = []
+        for alt in by_char[c]:
+            if "(?P<DISCORD>)" in alt:
+                alt = alt.replace("(?P<DISCORD>)", f"(?P<DISCORD{seen_discord}>)")
+                seen_discord += 1
+            alts.append(alt)
+        parts.append(re.escape(c) + "(?:" + "|".join(alts) + ")")
+    return _rx("|".join(parts))
+
+
+_PREFILTER = _build_prefilter()
+# Literals contained in another literal are present whenever the longer one is.
+_CONTAINED: dict[str, frozenset[str]] = {
+    lit: frozenset(other for other in _LITERALS if other in lit) for lit in _LITERALS}
+_B64RUN_TABLE = bytes(
+    97 if chr(i) in _ALNUM or chr(i) in "+/" else 32 for i in range(256))
+_B64RUN = b"a" * 40
+
+
+class _Scan(NamedTuple):
+    """What the input offers to the rules, decided once with a few C-level scans."""
+
+    present: frozenset[str]   # literals that occur
+    discord: bool
+    auth: bool
+    b64run: bool              # a base64-class run of at least 40 characters
+
+
+def _scan(text: str) -> _Scan:
+    b64run = _B64RUN in text.encode("utf-8", "surrogatepass").translate(_B64RUN_TABLE)
+    groups = {m.lastgroup for m in _PREFILTER.finditer(text)}
+    if not groups:
+        return _Scan(frozenset(), False, False, b64run)
+    present: set[str] = set()
+    discord = auth = False
+    for g in groups:
+        if g is None:
+            continue
+        if g.startswith("DISCORD"):
+            discord = True
+        elif g == "AUTH":
+            auth = True
+        else:
+            present |= _CONTAINED[_LITERALS[int(g[1:])]]
+    return _Scan(frozenset(present), discord, auth, b64run)
 
 
 class _Rule(NamedTuple):
     name: str
-    display: _Finder
-    storage: _Finder
-    gate: _Gate
+    display: _Finder2
+    storage: _Finder2
+    literals: tuple[str, ...]
 
 
 def _build_rules() -> tuple[_Rule, ...]:
-    special_display: dict[str, _Finder] = {
-        "db-uri-creds": _find_db_uri,
-        "jwt": _find_jwt,
-        "url-credentials": _find_url_creds,
-        "http-auth-header": _find_auth_header,
-        "docker-auth": _find_docker_auth,
-        "long-hex": _find_long_hex_display,
-        "long-base64": _find_long_b64_display,
+    special_display: dict[str, _Finder2] = {
+        "db-uri-creds": _plain(_find_db_uri),
+        "discord-token": _plain(_find_discord),
+        "telegram-bot-token": _plain(_find_telegram),
+        "jwt": _plain(_find_jwt),
+        "url-credentials": _plain(_find_url_creds),
+        "http-auth-header": _plain(_find_auth_header),
+        "docker-auth": _plain(_find_docker_auth),
+        "long-hex": _plain(_find_long_hex_display),
+        "long-base64": _plain(_find_long_b64_display),
     }
     special_storage = dict(special_display)
-    special_storage["long-hex"] = _find_long_hex_storage
-    special_storage["long-base64"] = _find_long_b64_storage
+    special_storage["long-hex"] = _plain(_find_long_hex_storage)
+    special_storage["long-base64"] = _plain(_find_long_b64_storage)
     rules = []
     for name, _ in SHAPES:
         if name in special_display:
             disp, stor = special_display[name], special_storage[name]
+            lits = _GATE_LITERALS.get(name, ())
         else:
-            disp = stor = _regex_finder(_rx(_NAMED_PATTERNS[name]))
-        rules.append(_Rule(name, disp, stor, _GATES[name]))
+            anchors = _ANCHORS[name]
+            disp = stor = _anchored(_rx(_NAMED_PATTERNS[name]), anchors)
+            lits = tuple(lit for lit, _ in anchors)
+        rules.append(_Rule(name, disp, stor, lits))
     return tuple(rules)
 
 
 _RULES: tuple[_Rule, ...] = _build_rules()
 
 
-def _active_rules(text: str) -> list[_Rule]:
-    """Rules whose gate fires on `text`; empty when a few C-level scans rule everything out."""
-    facts = _GateFacts(text)
-    if not facts.alnum30 and not facts.b64run40 and _PREFILTER.search(text) is None:
-        return []
-    return [rule for rule in _RULES if rule.gate(text, facts)]
+def _rule_on(rule: _Rule, scan: _Scan) -> bool:
+    if rule.literals:
+        return any(lit in scan.present for lit in rule.literals)
+    if rule.name == "discord-token":
+        return scan.discord
+    if rule.name == "http-auth-header":
+        return scan.auth
+    return scan.b64run
+
+
+def _active_rules(text: str) -> tuple[list[_Rule], frozenset[str]]:
+    """Rules that can match `text`, decided once on the input (tokens create no literal)."""
+    scan = _scan(text)
+    return [rule for rule in _RULES if _rule_on(rule, scan)], scan.present
 
 
 # --------------------------------------------------------------------------------------------
@@ -1036,6 +1128,12 @@ _Tok = tuple[int, int, int, int, str]
 
 
 def _track(tokens: list[_Tok], spans: _Spans, name: str, tlen: int) -> list[_Tok]:
+    """Carry input spans through one rule's replacements.
+
+    A span that cuts through an earlier token absorbs that token's whole input span; the
+    token's leftover characters stay in the text as remnants (shape "") that stand for no
+    input character, so positions after them still map back exactly.
+    """
     new: list[_Tok] = []
     ti = 0
     shift = 0
@@ -1050,15 +1148,29 @@ def _track(tokens: list[_Tok], spans: _Spans, name: str, tlen: int) -> list[_Tok
             new.append((t[0] + shift, t[1] + shift, t[2], t[3], t[4]))
             last = t
             ti += 1
-        in_s = tokens[ti][2] if ti < len(tokens) and tokens[ti][0] <= a else raw_in(a, last)
+        if ti < len(tokens) and tokens[ti][0] <= a:
+            head = tokens[ti]
+            in_s = head[2]
+            if head[0] < a:
+                new.append((head[0] + shift, a + shift, head[2], head[2], ""))
+        else:
+            in_s = raw_in(a, last)
         absorbed: _Tok | None = None
         while ti < len(tokens) and tokens[ti][0] < b:
             absorbed = tokens[ti]
             last = absorbed
             ti += 1
-        in_e = absorbed[3] if absorbed is not None and absorbed[1] >= b else raw_in(b, last)
+        tail: _Tok | None = None
+        if absorbed is not None and absorbed[1] >= b:
+            in_e = absorbed[3]
+            if absorbed[1] > b:
+                tail = (b, absorbed[1], absorbed[3], absorbed[3], "")
+        else:
+            in_e = raw_in(b, last)
         new.append((a + shift, a + shift + tlen, in_s, in_e, name))
         shift += tlen - (b - a)
+        if tail is not None:
+            new.append((tail[0] + shift, tail[1] + shift, tail[2], tail[3], ""))
     for t in tokens[ti:]:
         new.append((t[0] + shift, t[1] + shift, t[2], t[3], t[4]))
     return new
@@ -1071,7 +1183,7 @@ def _valid_passes(max_passes: object) -> int:
 
 
 def _display(text: str, passes: int, track: bool) -> tuple[str, list[str], list[_Tok], bool]:
-    rules = _active_rules(text)
+    rules, present = _active_rules(text)
     if not rules:
         return text, [], [], True
     out = text
@@ -1080,7 +1192,7 @@ def _display(text: str, passes: int, track: bool) -> tuple[str, list[str], list[
     for _ in range(passes):
         before = out
         for rule in rules:
-            spans = rule.display(out)
+            spans = rule.display(out, present)
             if spans:
                 token = f"[redacted:{rule.name}]"
                 if track:
@@ -1120,7 +1232,7 @@ def find_secret_shapes(text: object) -> tuple[Found, ...]:
         return (Found(_NONCONVERGENT, 0, len(plain)),)
     if not converged:
         return (Found(_NONCONVERGENT, 0, len(plain)),)
-    return tuple(Found(t[4], t[2], t[3]) for t in tokens)
+    return tuple(Found(t[4], t[2], t[3]) for t in tokens if t[4])
 
 
 # --------------------------------------------------------------------------------------------
@@ -1157,19 +1269,26 @@ def _marker_for(kind: str, value: str) -> str:
 
 
 def _storage_kinds(text: str) -> list[tuple[str, _Finder]]:
-    facts = _GateFacts(text)
-    kinds: list[tuple[str, _Finder]] = []
-    if facts.alnum30 or facts.b64run40 or _PREFILTER.search(text) is not None:
-        kinds = [(r.name, r.storage) for r in _RULES[:45] if r.gate(text, facts)]
+    """The kinds that can mark `text`, in precedence order, each with its finder."""
+    scan = _scan(text)
+    present = scan.present
+    kinds: list[tuple[str, _Finder]] = [
+        (rule.name, _bind(rule.storage, present)) for rule in _RULES[:45] if _rule_on(rule, scan)]
     if "@" in text:
         kinds.append(("email", _find_email))
-    if facts.b64run40:
+    if scan.b64run:
         kinds.append(("long-hex", _find_long_hex_storage))
         kinds.append(("long-base64", _find_long_b64_storage))
     raw = text.encode("utf-8", "surrogatepass")
     if b"a" * 23 in raw.translate(_ENTROPY_TABLE):
         kinds.append(("high-entropy", _find_high_entropy))
     return kinds
+
+
+def _bind(finder: _Finder2, present: frozenset[str]) -> _Finder:
+    def find(text: str) -> _Spans:
+        return finder(text, present)
+    return find
 
 
 def _claim_pass(text: str, kinds: list[tuple[str, _Finder]],

@@ -404,6 +404,11 @@ EDGES = [
     ("Authorization: Bearer abcdefghijklmno1==x", "Authorization: Bearer abcdefghijklmno1==x", ()),
     ('"auth": "' + base64.b64encode(b"nocolon!").decode() + '"',
      '"auth": "' + base64.b64encode(b"nocolon!").decode() + '"', ()),
+    ('"auth": "ResponseSessionHttp2Request"auth": "' + base64.b64encode(b"u:p").decode() + '"',
+     '"auth": "ResponseSessionHttp2Request"auth": "[redacted:docker-auth]"', ("docker-auth",)),
+    ("Authorization: Bearer Authorization: Bearer abcdefghijklmnop1",
+     "Authorization: Bearer Authorization: Bearer [redacted:http-auth-header]",
+     ("http-auth-header",)),
     ("mysql+pymysql://root:pw@localhost/db", "[redacted:db-uri-creds]", ("db-uri-creds",)),
     ("mongodb+srv://u:p@cluster0.example.net", "[redacted:db-uri-creds]", ("db-uri-creds",)),
     ("xpostgres://u:p@h", "xpostgres://u:p@h", ()),
@@ -729,8 +734,12 @@ def _check_find(text: str) -> None:
         hit = res.text.find(piece, at)
         assert hit == at or (prev > 0 and hit >= at), (text, found, res)
         at = hit + len(piece)
-        assert res.text.startswith("[redacted:" + f.shape + "]", at), (text, found, res)
-        at = res.text.index("]", at) + 1
+        token = "[redacted:" + f.shape + "]"
+        # token remnants (a cut-through token's leftover characters) may sit in between
+        hit = res.text.find(token, at)
+        assert hit >= at and set(res.text[at:hit]) <= set("[]redactd:" + "".join(
+            n for n, _ in SHAPES)), (text, found, res)
+        at = hit + len(token)
         prev = f.end
     assert res.text.endswith(text[prev:])
     assert len(res.text) - len(text[prev:]) >= at or not found

@@ -1,0 +1,147 @@
+"""Throughput of agentops.secret_redaction on benign source, secret-dense text and probes.
+
+Run from the project root with nothing installed:  python benchmarks/redact_speed.py
+
+Workloads (each timed as the MEDIAN of INTERLEAVED repetitions, so machine noise hits every
+workload alike):
+  (a) 2,000-character chunks of the Python standard library's .py sources, found at run
+      time with sysconfig.get_paths()["stdlib"] (display and storage boundaries);
+  (b) secret-dense text: realistic log, .env, JSON and YAML lines with a fake credential
+      of a different shape in nearly every line (display and storage);
+  (c) five 200,000-character adversarial probes aimed at the quadratic traps of a literal
+      transcription of the shape table (display; their total time is reported).
+Targets: display >= 60 MB/s on (a), >= 20 MB/s on (b), the five probes together < 0.2 s,
+storage >= 20 MB/s on (a).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import sysconfig
+import time
+from collections.abc import Callable
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from agentops.secret_redaction import redact_secret_shapes, scrub_for_storage  # noqa: E402
+
+CHUNK = 2000
+
+
+def stdlib_chunks(limit_chars: int) -> list[str]:
+    root = sysconfig.get_paths()["stdlib"]
+    chunks: list[str] = []
+    total = 0
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d not in ("site-packages", "__pycache__"))
+        for name in sorted(filenames):
+            if not name.endswith(".py"):
+                continue
+            try:
+                with open(os.path.join(dirpath, name), encoding="utf-8") as handle:
+                    source = handle.read()
+            except (OSError, UnicodeDecodeError):
+                continue
+            for i in range(0, len(source), CHUNK):
+                chunks.append(source[i:i + CHUNK])
+                total += len(chunks[-1])
+            if total >= limit_chars:
+                return chunks
+    return chunks
+
+
+def _fake(*parts: str) -> str:
+    return "".join(parts)
+
+
+def secret_dense(n_chars: int) -> list[str]:
+    an = "Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0UvWxYz"
+    hx = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
+    lines = [
+        _fake("2026-03-14T09:26:53Z INFO deploy key=AKIA", "Z7QX3M4N5P6R7S8T region=eu-west-1"),
+        _fake("GITHUB_TOKEN=gh", "p_", an),
+        _fake('{"stripe": "sk_', 'live_4eC39HqLyjWDarjtT1zdp7dc", "retries": 3}'),
+        _fake("DATABASE_URL=postgres", "://app:S3cretPw@db.internal:5432/prod"),
+        _fake("  slack: xo", "xb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx"),
+        _fake("curl -H 'Authorization: Bearer ", "opaque7Tk29xQm4Lp8Zr3Vn6' https://api.x.io"),
+        _fake("OPENAI_API_KEY=sk-", "proj-", an),
+        _fake("jwt=eyJhbGciOiJIUzI1NiJ9", ".eyJzdWIiOiIxMjM0NTY3ODkwIn0",
+              ".dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"),
+        _fake("session secret_", hx, " rotated"),
+        _fake("cache token QWJjMTIzZGVmNDU2Z2hpNzg5amtsMDEybW5vMzQ1cHFy", " ttl=60"),
+        _fake("git clone https://deploy:", "Xk3jd9sLq2@ci.example.com/app.git"),
+        _fake("HF_TOKEN=hf", "_", an),
+        "plain log line without anything secret in it, status=200 ms=12",
+    ]
+    text = "\n".join(lines) + "\n"
+    blob = (text * (n_chars // len(text) + 1))[:n_chars]
+    return [blob[i:i + CHUNK] for i in range(0, len(blob), CHUNK)]
+
+
+def probes() -> list[str]:
+    return [
+        ("postgres://u:" * 15400)[:200000],
+        ("eyJ-" * 50000)[:200000],
+        ("https://" + "-" * 20 + "QWJjMTIzZGVmNDU2Z2hpNzg5amtsMDEybW5vMzQ1cHFy-") * 2800,
+        ("x://" + "a" * 30 + ":") * 5715,
+        ("-" * 40 + "Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0UvWxYzAbCd" + "-") * 2439,
+    ]
+
+
+def run(reps: int, limit_chars: int) -> dict[str, float]:
+    benign = stdlib_chunks(limit_chars)
+    dense = secret_dense(max(limit_chars // 10, 200000))
+    adv = [p[:200000] for p in probes()]
+    benign_chars = sum(map(len, benign))
+    dense_chars = sum(map(len, dense))
+
+    def display(chunks: list[str]) -> Callable[[], None]:
+        def go() -> None:
+            for c in chunks:
+                redact_secret_shapes(c)
+        return go
+
+    def storage(chunks: list[str]) -> Callable[[], None]:
+        def go() -> None:
+            for c in chunks:
+                scrub_for_storage(c, sidecar=True)
+        return go
+
+    workloads: dict[str, Callable[[], None]] = {
+        "display/stdlib": display(benign),
+        "storage/stdlib": storage(benign),
+        "display/dense": display(dense),
+        "storage/dense": storage(dense),
+        "display/probes": display(adv),
+    }
+    times: dict[str, list[float]] = {k: [] for k in workloads}
+    for _ in range(reps):
+        for name, fn in workloads.items():
+            t0 = time.perf_counter()
+            fn()
+            times[name].append(time.perf_counter() - t0)
+    med = {k: statistics.median(v) for k, v in times.items()}
+    print(f"stdlib chunks: {len(benign)} x <= {CHUNK} chars ({benign_chars / 1e6:.1f} MB); "
+          f"secret-dense: {dense_chars / 1e6:.2f} MB; {reps} interleaved repetitions, medians")
+    print(f"display  stdlib  {benign_chars / med['display/stdlib'] / 1e6:8.1f} MB/s  (target >= 60)")
+    print(f"storage  stdlib  {benign_chars / med['storage/stdlib'] / 1e6:8.1f} MB/s  (target >= 20)")
+    print(f"display  dense   {dense_chars / med['display/dense'] / 1e6:8.1f} MB/s  (target >= 20)")
+    print(f"storage  dense   {dense_chars / med['storage/dense'] / 1e6:8.1f} MB/s")
+    print(f"display  probes  {med['display/probes']:8.3f} s for 5 x 200,000 chars (target < 0.2)")
+    return med
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--reps", type=int, default=7)
+    parser.add_argument("--mb", type=float, default=4.0, help="MB of stdlib source to use")
+    args = parser.parse_args()
+    run(max(1, args.reps), int(args.mb * 1e6))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
