@@ -238,6 +238,11 @@ def _json_finite_float(token: str) -> float:
     return value
 
 
+# One strict decoder, built once (building one per line would dominate parse time).
+_DECODER = json.JSONDecoder(parse_constant=_json_no_constant, parse_int=_json_bounded_int,
+                            parse_float=_json_finite_float)
+
+
 def _is_fact_name(name: str) -> bool:
     """A bare fact name: non-empty, no separator, no `.md`, not `.`/`..`, no surrogate."""
     if not name or "/" in name or "\\" in name or name in (".", ".."):
@@ -272,8 +277,7 @@ def parse_ledger_text(text: object) -> LedgerRows:
         if not line.strip():
             continue
         try:
-            value = json.loads(line, parse_constant=_json_no_constant,
-                               parse_int=_json_bounded_int, parse_float=_json_finite_float)
+            value = _DECODER.decode(line)
         except Exception:
             skipped += 1
             continue
@@ -346,6 +350,7 @@ def tally_usage(rows: object, fact_names: object, *, window: object = DEFAULT_WI
     cutoff = _utc_micros(_ledger_now(now)) - used // _ONE_US
     counts: dict[str, int] = {}
     latest: dict[str, tuple[int, str]] = {}
+    instants: dict[str, int | None] = {}
     rows_read = rows_in_window = rows_skipped = 0
     for item in items:
         try:
@@ -360,7 +365,10 @@ def tally_usage(rows: object, fact_names: object, *, window: object = DEFAULT_WI
             rows_skipped += 1
             continue
         ts = _exact_str(ts)
-        instant = _ts_micros(ts)
+        if ts in instants:  # rows of one session close share one stamp
+            instant = instants[ts]
+        else:
+            instant = instants[ts] = _ts_micros(ts)
         if instant is None:
             rows_skipped += 1
             continue
