@@ -38,8 +38,9 @@ Choices where the contract is silent (each pinned by a test):
 - ``bytes``, ``bytearray`` and ``memoryview`` as ``files_changed`` are
   unreadable, like ``str``; an iterable that fails while being read is too.
 - ``extra_extensions`` given as a bare ``str`` is a wrong type and ignored;
-  entries that are not ``str``, are empty, or contain ``.``, ``/`` or ``\\``
-  after the leading dots are dropped.
+  entries that are not ``str`` are skipped; an entry that cannot be an
+  extension (empty, or holding ``.``, ``/`` or ``\\`` after its leading dots)
+  never matches anything.
 - Leading ``./`` is dropped repeatedly (``././a.js`` is ``a.js``).
 - A URL is blanked up to the next whitespace, trailing punctuation included,
   so a sentence end glued to a URL does not cut the sentence.
@@ -174,14 +175,10 @@ def _extensions(extra: object) -> frozenset[str]:
         items = list(extra)
     except Exception:
         return FILE_EXTENSIONS
-    added = set()
-    for item in items:
-        if not isinstance(item, str):
-            continue
-        ext = str.__str__(item).lstrip(".").lower()
-        if ext and not any(ch in ext for ch in "./\\"):
-            added.add(ext)
-    return FILE_EXTENSIONS | added if added else FILE_EXTENSIONS
+    # An entry that cannot be an extension ("", "tar.gz", "a/b") is harmless: the text after
+    # the last dot of a mention's last segment never equals it.
+    return FILE_EXTENSIONS | {str.__str__(item).lstrip(".").lower() for item in items
+                              if isinstance(item, str)}
 
 
 def _blank_urls(text: str) -> str:

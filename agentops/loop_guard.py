@@ -356,12 +356,13 @@ def similarity(a: object, b: object) -> float:
 
 
 def _match(groups: list[tuple[int, str, int]], key: str,
-           threshold: float) -> tuple[int, float]:
-    """Index into `groups` (-1 for none) and score of the group `key` belongs to."""
+           threshold: float) -> tuple[int | None, float]:
+    """Row index (None for no match) and score of the query group `key` belongs to."""
     for index, stored, _ in groups:
         if stored == key:
             return index, 1.0
-    best, best_score = -1, 0.0
+    best: int | None = None
+    best_score = 0.0
     if key:
         for index, stored, _ in groups:
             if not stored:
@@ -420,18 +421,16 @@ def check(state: object, tool: object, arguments: object = "", *, query: object 
     groups = [(i, key, runs) for i, (row_tool, key, runs) in enumerate(current.queries)
               if row_tool == name]
     index, score = _match(groups, query_key, cfg.threshold)
-    matched_key, group_live = "", 0
-    if index >= 0:
-        _, matched_key, group_live = current.queries[index]
     exhausted = tool_live >= cfg.max_live_per_turn
-
-    if index >= 0 and (group_live >= cfg.max_live_per_query or exhausted):
-        return Verdict(CACHED, CACHE_NOTE.format(live=group_live), count, tool_live, query_key,
-                       matched_key, score, False, current._replace(calls=calls))
+    matched_key = ""
+    if index is not None:
+        _, matched_key, group_live = current.queries[index]
+        if group_live >= cfg.max_live_per_query or exhausted:  # a cache serve beats a refusal
+            return Verdict(CACHED, CACHE_NOTE.format(live=group_live), count, tool_live,
+                           query_key, matched_key, score, False, current._replace(calls=calls))
     if exhausted:
         return Verdict(BUDGET, BUDGET_TEMPLATE.format(live=tool_live, tool=name), count,
-                       tool_live, query_key, matched_key, score, False,
-                       current._replace(calls=calls))
+                       tool_live, query_key, "", 0.0, False, current._replace(calls=calls))
 
     tool_live += 1
     live_rows = list(current.live)
@@ -442,8 +441,8 @@ def check(state: object, tool: object, arguments: object = "", *, query: object 
     else:
         live_rows.append((name, tool_live))
     queries = list(current.queries)
-    if index >= 0:
-        queries[index] = (name, matched_key, group_live + 1)
+    if index is not None:
+        queries[index] = (name, matched_key, queries[index][2] + 1)
     else:
         queries.append((name, query_key, 1))
     next_state = TurnState(calls=calls, live=tuple(live_rows), queries=tuple(queries))

@@ -327,6 +327,10 @@ def test_url_at_line_start_and_empty_url() -> None:
     assert paths("ftp://h/x.py https://h/y.py, updated c.py") == ["c.py"]
 
 
+def test_urls_after_a_bare_separator_at_line_start() -> None:
+    assert paths("://x https://h/b.js updated c.js") == ["c.js"]
+
+
 def test_url_does_not_cut_sentence_or_claim() -> None:
     # the URL takes its trailing punctuation with it, so the two sentences merge
     assert paths("Updated a.js, see https://x.io/page.html?q=1! Also b.js") == ["a.js", "b.js"]
