@@ -194,7 +194,7 @@ def _blank_urls(text: str) -> str:
         start = sep
         while start > done and text[start - 1] in _SCHEME_CHARS:
             start -= 1
-        while start < sep and not ("a" <= text[start].lower() <= "z"):
+        while start < sep and not text[start].isalpha():  # ASCII here: a scheme character
             start += 1
         if start == sep:  # no scheme: not a URL
             pos = sep + 1
