@@ -133,7 +133,10 @@ def test_one_tainted_event_is_enough() -> None:
 
 
 def test_missing_scan_never_auto_promotes() -> None:
-    assert oc(row1(scan=None)) == (REVIEW, (UNSCREENED,))
+    d = row1(scan=None)
+    assert oc(d) == (REVIEW, (UNSCREENED,)) and d.hidden == 0
+    d = row1(text=None, scan=mscan(T, ["f"]))
+    assert oc(d) == (REJECT, (EMPTY_TEXT, UNSCREENED)) and d.hidden == 0
 
 
 def test_scan_of_other_text_mismatch() -> None:
