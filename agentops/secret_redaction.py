@@ -660,6 +660,24 @@ _ARMOR = _rx(r"-----(BEGIN|END) ([A-Z0-9 ]+)-----")
 _PUBLIC_WORDS = frozenset(("PUBLIC", "CERTIFICATE", "CRL", "SIGNATURE"))
 
 
+def _scheme_starts(text: str) -> list[int]:
+    """Starts of the URL scheme occurrences of the long-base64 URL skip, in text order."""
+    out: list[int] = []
+    q = text.find("://")
+    while q != -1:
+        for scheme in _URL_SCHEMES:
+            k = len(scheme)
+            head = text[q - k:q] if q >= k else ""
+            if head.isascii() and head.lower() == scheme:
+                out.append(q - k)
+        q = text.find("://", q + 1)
+    out.sort()
+    return out
+
+
+_URL_SCHEMES = ("http", "https", "ws", "wss", "ftp", "s3", "gs", "file")
+
+
 class _Context:
     """Per-text lazily built look-ups for the display skips; linear over one rule scan."""
 
@@ -688,7 +706,7 @@ class _Context:
 
     def in_url(self, p: int) -> bool:
         if self._schemes is None:
-            self._schemes = [m.start() for m in _URL_SCHEME.finditer(self.text)]
+            self._schemes = _scheme_starts(self.text)
         idx = bisect_left(self._schemes, p) - 1
         if idx < 0:
             return False
@@ -805,20 +823,63 @@ def _grow_right(text: str, b: int) -> int:
     return b
 
 
+def _candidates(text: str, hex_rule: bool) -> list[tuple[int, int]]:
+    """Spans of the rule-46 or rule-47 candidates (padding included), in text order."""
+    classes = text.encode("utf-8", "surrogatepass").translate(_RUN_TABLE)
+    if hex_rule:
+        if b"a" * 48 not in classes:
+            return []
+    else:
+        if b"b" in classes:
+            classes = classes.translate(_B64_FOLD)
+        if b"a" * 40 not in classes:
+            return []
+    if not text.isascii():
+        return [m.span() for m in (_HEX_CAND if hex_rule else _B64_CAND).finditer(text)]
+    # ASCII: byte classes line up with characters, so runs are found with C-level scans
+    out: list[tuple[int, int]] = []
+    n = len(text)
+    need = b"a" * (48 if hex_rule else 40)
+    stop = b"b" if hex_rule else b" "
+    pos = classes.find(need)
+    while pos != -1:
+        if hex_rule:
+            ends = [x for x in (classes.find(b" ", pos), classes.find(stop, pos)) if x != -1]
+            end = min(ends) if ends else n
+            if _PURE_HEX.fullmatch(text, pos, end):
+                out.append((pos, end))
+        else:
+            end = classes.find(stop, pos)
+            end = n if end == -1 else end
+            pad = 0
+            while pad < 2 and end + pad < n and text[end + pad] == "=":
+                pad += 1
+            while pad and end + pad < n and text[end + pad] in _B64_CHARS:
+                pad -= 1
+            out.append((pos, end + pad))
+        pos = classes.find(need, end)
+    return out
+
+
+_B64_CHARS = _ALNUM | frozenset("+/")
+
+
 def _find_generic(text: str, hex_rule: bool, storage: bool) -> _Spans:
+    cands = _candidates(text, hex_rule)
+    if not cands:
+        return []
     out: _Spans = []
     prev_end = 0
     ctx = _Context(text)
     memo: dict[int, int] = {}
-    for m in (_HEX_CAND if hex_rule else _B64_CAND).finditer(text):
-        p, e = m.span()
+    for p, e in cands:
         if p < prev_end:
             continue
         if hex_rule:
             if not storage and _hex_skipped(text, ctx, p, e):
                 continue
         else:
-            c = m.group().rstrip("=")
+            c = text[p:e].rstrip("=")
             if storage:
                 if _PURE_HEX.fullmatch(c) or not any(ch in _DIGITS for ch in c):
                     continue
@@ -881,13 +942,13 @@ _ANCHORS: dict[str, tuple[tuple[str, int], ...]] = {
     "vault-token": (("hvs.", 0), ("hvb.", 0), ("hvr.", 0)),
     "azure-client-secret": (("Q~", -4),),
     "azure-storage-key": (("AccountKey=", 11), ("SharedAccessKey=", 16)),
-    "azure-sas": (("sig=", 4),),
+    "azure-sas": (("?sig=", 5), ("&sig=", 5), (";sig=", 5)),
     "atlassian-token": (("ATATT3", 0),),
     "databricks-token": (("dapi", 0),),
     "grafana-token": (("glsa_", 0), ("glc_", 0)),
     "heroku-key": (("HRKU-AA", 0),),
     "postman-key": (("PMAK-", 0),),
-    "sentry-token": (("sntryu_", 0), ("sntrys_", 0)),
+    "sentry-token": (("sntryu_", 0), ("sntrys_eyJ", 0)),
     "rubygems-key": (("rubygems_", 0),),
     "cloudflare-ca-key": (("v1.0-", 0),),
     "age-secret-key": (("AGE-SECRET-KEY-1", 0),),
@@ -979,12 +1040,36 @@ def _find_discord(text: str) -> _Spans:
 _LITERALS: tuple[str, ...] = tuple(sorted(
     {lit for anchors in _ANCHORS.values() for lit, _ in anchors}
     | {lit for lits in _GATE_LITERALS.values() for lit in lits}, key=lambda x: (-len(x), x)))
+# Rules whose every match holds an alphanumeric run of 30 or more: their literals need no
+# scan unless such a run exists (a C-level translate answers that for the whole input).
+_LONG_BODY_RULES = frozenset((
+    "github-token", "npm-token", "huggingface-token", "twilio-key", "shopify-token",
+    "digitalocean-token", "databricks-token", "postman-key", "sentry-token", "rubygems-key",
+    "cloudflare-ca-key", "age-secret-key", "linear-key", "groq-key", "perplexity-key",
+    "xai-key", "mailgun-key", "grafana-token"))
+# ...except these literals, whose bodies may be cut by `_`, `+`, `/` or `=` (`glc_` needs a
+# base64-class run of 32, checked with the same translate).
+_SHORT_BODY_LITERALS = frozenset(("github_pat_", "sntrys_eyJ"))
+
+
+def _short_literals() -> frozenset[str]:
+    out: set[str] = set()
+    for name, anchors in _ANCHORS.items():
+        out.update(lit for lit, _ in anchors
+                   if name not in _LONG_BODY_RULES or lit in _SHORT_BODY_LITERALS)
+    for lits in _GATE_LITERALS.values():
+        out.update(lits)
+    return frozenset(out)
+
+
+_SHORT_LITERALS = _short_literals()
 # Each literal is found through its rarest character (rarest first in this ranking, measured
-# on source code), so the engine stops at few positions; the rest is checked around it.
-_RARITY = ("~^|&$!@%QJZXKVWYUHGBPFMONLDCIRTSEA9876543210\"=+:/-"
-           "qjzxkvbwyfgmphcudlrnsaoiet_. ")
+# on the standard library's sources), so the engine stops at few positions and checks the
+# rest of the literal around that character.
+_RARITY = ("$~^J&Q?|Z@;!YX7K`{}96W<GVH5\\8B43q%+U/Mzj*>L2DFPC[]ORA1S0INT-Ekv#xwyb:="
+           "'g\",()h.mup_cdfloinarste ")
 _DISCORD_GATE = r"[A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\."
-_AUTH_GATE = r"(?<=[Aa][Uu][Tt][Hh][Oo][Rr][Ii][Zz][Aa][Tt][Ii][Oo][Nn]:)"
+_AUTH_GATE = r"(?<=[Aa][Uu][Tt][Hh][Oo][Rr][Ii][Zz])(?=[Aa][Tt][Ii][Oo][Nn]:)"
 
 
 def _anchor_split(lit: str) -> tuple[str, str, str]:
@@ -992,37 +1077,35 @@ def _anchor_split(lit: str) -> tuple[str, str, str]:
     return lit[:k], lit[k], lit[k + 1:]
 
 
-def _build_prefilter() -> re.Pattern[str]:
+def _build_prefilter(literals: frozenset[str], extras: bool) -> re.Pattern[str]:
     by_char: dict[str, list[str]] = {}
     for index, lit in enumerate(_LITERALS):
+        if lit not in literals:
+            continue
         pre, c, post = _anchor_split(lit)
         behind = f"(?<={re.escape(pre + c)})" if pre else ""
         ahead = f"(?={re.escape(post)})" if post else ""
         by_char.setdefault(c, []).append(f"{behind}{ahead}(?P<L{index}>)")
-    for c in "MNO":
-        by_char.setdefault(c, []).append(f"(?={_DISCORD_GATE})(?P<DISCORD>)")
-    by_char.setdefault(":", []).append(f"{_AUTH_GATE}(?P<AUTH>)")
-    # a group name may appear once: number the repeated discord alternatives
-    parts = []
-    seen_discord = 0
-    for c in sorted(by_char):
-        alts = []
-        for alt in by_char[c]:
-            if "(?P<DISCORD>)" in alt:
-                alt = alt.replace("(?P<DISCORD>)", f"(?P<DISCORD{seen_discord}>)")
-                seen_discord += 1
-            alts.append(alt)
-        parts.append(re.escape(c) + "(?:" + "|".join(alts) + ")")
-    return _rx("|".join(parts))
+    for c in "MNO" if extras else "":
+        by_char.setdefault(c, []).append(f"(?={_DISCORD_GATE})(?P<DISCORD{c}>)")
+    for c in "zZ" if extras else "":
+        by_char.setdefault(c, []).append(f"{_AUTH_GATE}(?P<AUTH{c}>)")
+    return _rx("|".join(re.escape(c) + "(?:" + "|".join(alts) + ")"
+                        for c, alts in sorted(by_char.items())))
 
 
-_PREFILTER = _build_prefilter()
+_PREFILTER_SHORT = _build_prefilter(_SHORT_LITERALS, True)
+# The long-body literals are only looked for near an alphanumeric run of 30 or more (every
+# such literal starts at most 31 characters before the run and ends inside it); `glc_` is
+# checked directly when a base64-class run of 32 exists.
+_LONG_LITERALS = frozenset(_LITERALS) - _SHORT_LITERALS - {"glc_"}
+_PREFILTER_LONG = _build_prefilter(_LONG_LITERALS, False)
 # Literals contained in another literal are present whenever the longer one is.
 _CONTAINED: dict[str, frozenset[str]] = {
     lit: frozenset(other for other in _LITERALS if other in lit) for lit in _LITERALS}
-_B64RUN_TABLE = bytes(
-    97 if chr(i) in _ALNUM or chr(i) in "+/" else 32 for i in range(256))
-_B64RUN = b"a" * 40
+_RUN_TABLE = bytes(
+    97 if chr(i) in _ALNUM else 98 if chr(i) in "+/" else 32 for i in range(256))
+_B64_FOLD = bytes(97 if i in (97, 98) else 32 for i in range(256))
 
 
 class _Scan(NamedTuple):
@@ -1034,19 +1117,66 @@ class _Scan(NamedTuple):
     b64run: bool              # a base64-class run of at least 40 characters
 
 
+_NOTHING = _Scan(frozenset(), False, False, False)
+
+
+# Where each long-body literal sits relative to the start p of its alphanumeric run.
+_LONG_BEFORE = ("SK", "AC", "dapi")                     # the run starts with the literal
+_LONG_ENDS = tuple(sorted(_LONG_LITERALS - {"SK", "AC", "dapi", "PMAK-", "v1.0-",
+                                            "AGE-SECRET-KEY-1"}))  # the literal ends at p
+_LONG_AT_30 = ("PMAK-", "v1.0-")                         # the literal starts at p - 30
+_LONG_AT_15 = ("AGE-SECRET-KEY-1",)                      # the literal starts at p - 15
+
+
+def _long_literals(text: str, classes: bytes) -> set[str]:
+    """Long-body literals next to an alphanumeric run of 30 or more (ASCII text only)."""
+    found: set[str] = set()
+    n = len(classes)
+    pos = classes.find(_A30)
+    while pos != -1:
+        if text.endswith(_LONG_ENDS, max(0, pos - 11), pos):
+            found.update(lit for lit in _LONG_ENDS if text.endswith(lit, 0, pos))
+        if text.startswith(_LONG_BEFORE, pos):
+            found.update(lit for lit in _LONG_BEFORE if text.startswith(lit, pos))
+        if pos >= 30 and text.startswith(_LONG_AT_30, pos - 30):
+            found.update(lit for lit in _LONG_AT_30 if text.startswith(lit, pos - 30))
+        if pos >= 15 and text.startswith(_LONG_AT_15, pos - 15):
+            found.update(_LONG_AT_15)
+        stops = [x for x in (classes.find(b" ", pos), classes.find(b"b", pos)) if x != -1]
+        pos = classes.find(_A30, min(stops) if stops else n)
+    return found
+
+
+_A30 = b"a" * 30
+_GLC = _LITERALS.index("glc_")
+
+
 def _scan(text: str) -> _Scan:
-    b64run = _B64RUN in text.encode("utf-8", "surrogatepass").translate(_B64RUN_TABLE)
-    groups = {m.lastgroup for m in _PREFILTER.finditer(text)}
-    if not groups:
-        return _Scan(frozenset(), False, False, b64run)
+    classes = text.encode("utf-8", "surrogatepass").translate(_RUN_TABLE)
+    folded = classes.translate(_B64_FOLD) if b"b" in classes else classes
+    b64run32 = b"a" * 32 in folded
+    b64run = b64run32 and b"a" * 40 in folded
+    groups = {m.lastgroup for m in _PREFILTER_SHORT.finditer(text)}
+    long_found: set[str] = set()
+    if _A30 in classes:
+        if text.isascii():
+            long_found = _long_literals(text, classes)
+        else:
+            groups.update(m.lastgroup for m in _PREFILTER_LONG.finditer(text))
+    if b64run32 and "glc_" in text:
+        groups.add(f"L{_GLC}")
+    if not groups and not long_found:
+        return _Scan(frozenset(), False, False, True) if b64run else _NOTHING
     present: set[str] = set()
+    for lit in long_found:
+        present |= _CONTAINED[lit]
     discord = auth = False
     for g in groups:
         if g is None:
             continue
         if g.startswith("DISCORD"):
             discord = True
-        elif g == "AUTH":
+        elif g.startswith("AUTH"):
             auth = True
         else:
             present |= _CONTAINED[_LITERALS[int(g[1:])]]
@@ -1104,6 +1234,8 @@ def _rule_on(rule: _Rule, scan: _Scan) -> bool:
 def _active_rules(text: str) -> tuple[list[_Rule], frozenset[str]]:
     """Rules that can match `text`, decided once on the input (tokens create no literal)."""
     scan = _scan(text)
+    if scan is _NOTHING:
+        return [], scan.present
     return [rule for rule in _RULES if _rule_on(rule, scan)], scan.present
 
 
