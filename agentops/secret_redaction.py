@@ -551,12 +551,26 @@ _AUTH_CRED = _rx(r"[A-Za-z0-9._~+/-]*")
 _STD_B64 = _rx(r"[A-Za-z0-9+/]+")
 
 
+def _auth_prefixes(text: str, pos: int) -> re.Match[str] | None:
+    """Next `authorization:` header prefix at or after pos (ASCII text: found via lower())."""
+    if not text.isascii():
+        return _AUTH_PREFIX.search(text, pos)
+    lowered = text.lower()
+    i = lowered.find("authorization:", pos)
+    while i != -1:
+        m = _AUTH_PREFIX.match(text, i)
+        if m is not None:
+            return m
+        i = lowered.find("authorization:", i + 1)
+    return None
+
+
 def _find_auth_header(text: str) -> _Spans:
     out: _Spans = []
     n = len(text)
     pos = 0
     while True:
-        m = _AUTH_PREFIX.search(text, pos)
+        m = _auth_prefixes(text, pos)
         if m is None:
             return out
         a = m.end()
@@ -1068,7 +1082,6 @@ _SHORT_LITERALS = _short_literals()
 # rest of the literal around that character.
 _RARITY = ("$~^J&Q?|Z@;!YX7K`{}96W<GVH5\\8B43q%+U/Mzj*>L2DFPC[]ORA1S0INT-Ekv#xwyb:="
            "'g\",()h.mup_cdfloinarste ")
-_DISCORD_GATE = r"[A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\."
 _AUTH_GATE = r"(?<=[Aa][Uu][Tt][Hh][Oo][Rr][Ii][Zz])(?=[Aa][Tt][Ii][Oo][Nn]:)"
 
 
@@ -1086,8 +1099,10 @@ def _build_prefilter(literals: frozenset[str], extras: bool) -> re.Pattern[str]:
         behind = f"(?<={re.escape(pre + c)})" if pre else ""
         ahead = f"(?={re.escape(post)})" if post else ""
         by_char.setdefault(c, []).append(f"{behind}{ahead}(?P<L{index}>)")
-    for c in "MNO" if extras else "":
-        by_char.setdefault(c, []).append(f"(?={_DISCORD_GATE})(?P<DISCORD{c}>)")
+    if extras:  # rule 11: '.', six characters, '.', with [MNO] + 23 to 25 characters before
+        by_char.setdefault(".", []).append(
+            r"(?=[A-Za-z0-9_-]{6}\.)(?:(?<=[MNO][A-Za-z0-9_-]{23}\.)"
+            r"|(?<=[MNO][A-Za-z0-9_-]{24}\.)|(?<=[MNO][A-Za-z0-9_-]{25}\.))(?P<DISCORD>)")
     for c in "zZ" if extras else "":
         by_char.setdefault(c, []).append(f"{_AUTH_GATE}(?P<AUTH{c}>)")
     return _rx("|".join(re.escape(c) + "(?:" + "|".join(alts) + ")"
