@@ -124,6 +124,7 @@ def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = _run(["command"], capsys)
     assert code == 2
     assert "normalize" in err
+    assert "required" in err
 
 
 def test_help_lists_the_command(capsys: pytest.CaptureFixture[str]) -> None:

@@ -218,6 +218,7 @@ def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = _run(["screen"], capsys)
     assert code == 2
     assert "summarize" in err
+    assert "required" in err
 
 
 def test_help_documents_exit_codes(capsys: pytest.CaptureFixture[str]) -> None:

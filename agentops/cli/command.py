@@ -69,4 +69,4 @@ def run_normalize(args: argparse.Namespace) -> int:
 
 def _escape(match: re.Match[str]) -> str:
     code = ord(match.group())
-    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
+    return f"\\x{code:02x}" if code < 0xD800 else f"\\u{code:04x}"  # C0/DEL/C1, surrogate

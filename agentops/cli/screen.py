@@ -61,25 +61,24 @@ def run_summarize(args: argparse.Namespace) -> int:
             _common.say_error(f"cannot read screen log {log}: {read.reason}; nothing summarized")
             return _common.EXIT_BLIND
         text = read
-    numbers, rows = _parse_rows(text)
-    summary = summarize_screen_log(rows)
-    lines = _would_block_lines(rows, numbers, summary.would_block_rows)
+    numbered = _parse_rows(text)
+    summary = summarize_screen_log(row for _, row in numbered)
+    would_block = _would_block_lines(numbered, summary.would_block_rows)
     if args.json:
         document = _common.as_json(summary)
-        document["would_block_lines"] = lines
+        document["would_block_lines"] = [number for number, _ in would_block]
         _common.print_json({"log": log, **document})
     else:
-        _print_summary(summary, VERDICTS, lines)
+        _print_summary(summary, VERDICTS, would_block)
     if summary.total == 0:
         _common.say_error(f"no rows in screen log {log}; nothing summarized")
         return _common.EXIT_BLIND
     return _common.EXIT_OK if summary.passes == summary.total else _common.EXIT_FINDINGS
 
 
-def _parse_rows(text: str) -> tuple[list[int], list[object]]:
-    """(line numbers, rows) for the non-blank lines; a line that is not JSON is None."""
-    numbers: list[int] = []
-    rows: list[object] = []
+def _parse_rows(text: str) -> list[tuple[int, object]]:
+    """(line number, row) for each non-blank line; a line that is not JSON is None."""
+    numbered: list[tuple[int, object]] = []
     for number, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
             continue
@@ -87,22 +86,22 @@ def _parse_rows(text: str) -> tuple[list[int], list[object]]:
             row: object = json.loads(line)
         except (ValueError, RecursionError):
             row = None  # not JSON: an unrecognized row, never a dropped one
-        numbers.append(number)
-        rows.append(row)
-    return numbers, rows
+        numbered.append((number, row))
+    return numbered
 
 
-def _would_block_lines(rows: list[object], numbers: list[int],
-                       picked: tuple[object, ...]) -> list[int]:
-    """The line numbers of the would_block rows (the summary keeps rows in input order)."""
-    lines: list[int] = []
-    for row, number in zip(rows, numbers, strict=True):
-        if len(lines) < len(picked) and row is picked[len(lines)]:
-            lines.append(number)
-    return lines
+def _would_block_lines(numbered: list[tuple[int, object]],
+                       picked: tuple[object, ...]) -> list[tuple[int, object]]:
+    """(line number, row) for the would_block rows, which the summary keeps in input order."""
+    found: list[tuple[int, object]] = []
+    for number, row in numbered:
+        if len(found) < len(picked) and row is picked[len(found)]:
+            found.append((number, row))
+    return found
 
 
-def _print_summary(summary: Any, verdicts: tuple[str, ...], lines: list[int]) -> None:
+def _print_summary(summary: Any, verdicts: tuple[str, ...],
+                   would_block: list[tuple[int, object]]) -> None:
     print(f"total {summary.total}")
     for verdict in verdicts:
         print(f"{verdict} {summary.counts[verdict]}")
@@ -110,7 +109,7 @@ def _print_summary(summary: Any, verdicts: tuple[str, ...], lines: list[int]) ->
     print(f"passes {summary.passes}")
     print(f"pass_rate {_rate(summary.pass_rate)}")
     print(f"unscreened_rate {_rate(summary.unscreened_rate)}")
-    for number, row in zip(lines, summary.would_block_rows, strict=True):
+    for number, row in would_block:
         shown = json.dumps(row, ensure_ascii=False)
         print(f"would_block line {number}: {_common.printable(shown)}")
 
