@@ -281,7 +281,10 @@ def _tools_option(value: object) -> frozenset[str]:
 def _config(config: object) -> GuardConfig:
     if not isinstance(config, GuardConfig):
         return GuardConfig()
-    identical, per_turn, per_query, threshold, tools = tuple.__iter__(config)
+    try:
+        identical, per_turn, per_query, threshold, tools = tuple.__iter__(config)
+    except ValueError:  # a subclass built with another number of fields
+        return GuardConfig()
     return GuardConfig(
         max_identical_calls=_count_option(identical, MAX_IDENTICAL_CALLS),
         max_live_per_turn=_count_option(per_turn, MAX_LIVE_PER_TURN),

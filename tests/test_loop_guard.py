@@ -659,6 +659,15 @@ def test_empty_budget_tools_budgets_nothing() -> None:
     assert actions(vs) == [RUN] * 4
 
 
+def test_odd_guardconfig_subclass_means_defaults() -> None:
+    class Odd(GuardConfig):
+        def __new__(cls) -> Odd:
+            return tuple.__new__(cls, (1, 1, 1, 0.5, (), "extra"))  # type: ignore[arg-type]
+
+    vs = run_seq([("ls", "x")] * 5, config=Odd())
+    assert actions(vs) == [RUN] * 4 + [STUB]
+
+
 @pytest.mark.parametrize("bad", [{"max_identical_calls": 1}, (1, 1, 1, 0.5, ()), "cfg", 3])
 def test_non_guardconfig_means_all_defaults(bad: Any) -> None:
     vs = run_seq([rag("q")] * 5, config=bad)
