@@ -647,14 +647,13 @@ def test_adversarial_inputs_linear() -> None:
         "\U0001F600" + "\ufe0f" * 200_000,
         "\u200b\n" * 100_000,
     ]
-    for text in hostile:
-        start = time.perf_counter()
+    for text in hostile:  # CPU time of this process, so a loaded machine cannot fail it
         res = scan(text)
-        reveal(text)
-        strip(text)
-        warning(res)
-        assert time.perf_counter() - start < 2.0
         assert res.scanned and not res.clean
+        for job, arg in ((scan, text), (reveal, text), (strip, text), (warning, res)):
+            start = time.process_time()
+            job(arg)  # type: ignore[operator]
+            assert time.process_time() - start < 2.0
 
 
 def test_ascii_fast_path_skips_pattern(monkeypatch: pytest.MonkeyPatch) -> None:
