@@ -667,7 +667,6 @@ _B64_CAND = _rx(r"(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{40,}={0,2}(?![A-Za-z0-9+/])")
 _PURE_HEX = _rx(r"[0-9a-fA-F]+")
 _LABEL = re.compile(r"(?<![A-Za-z0-9_])(?:md5|sha-?(?:1|224|256|384|512)|h1)\Z",
                     re.ASCII | re.IGNORECASE)
-_URL_SCHEME = re.compile(r"(?:https?|wss?|ftp|s3|gs|file)://", re.ASCII | re.IGNORECASE)
 _URL_TERM = _rx(r"[\s\"'<>`{}]")
 _SSH_CTX = _rx(r"(?<![A-Za-z0-9])(?:ssh|ecdsa|sk)-[A-Za-z0-9@.-]{1,60}[ \t]{1,8}\Z")
 _ARMOR = _rx(r"-----(BEGIN|END) ([A-Z0-9 ]+)-----")
@@ -679,17 +678,14 @@ def _scheme_starts(text: str) -> list[int]:
     out: list[int] = []
     q = text.find("://")
     while q != -1:
-        for scheme in _URL_SCHEMES:
-            k = len(scheme)
-            head = text[q - k:q] if q >= k else ""
-            if head.isascii() and head.lower() == scheme:
-                out.append(q - k)
+        m = _SCHEME_END.search(text, max(0, q - 5), q)
+        if m is not None:
+            out.append(m.start())
         q = text.find("://", q + 1)
-    out.sort()
     return out
 
 
-_URL_SCHEMES = ("http", "https", "ws", "wss", "ftp", "s3", "gs", "file")
+_SCHEME_END = re.compile(r"(?:https?|wss?|ftp|s3|gs|file)\Z", re.ASCII | re.IGNORECASE)
 
 
 class _Context:
@@ -761,9 +757,12 @@ def _name_shaped(c: str) -> bool:
     return c.count("/") >= 3 and chars >= 3 * words
 
 
+_SQRT_2_POW_7 = math.sqrt(2 ** 7)  # 2**3.5; below n / 2**3.5 per character H cannot reach 3.5
+
+
 def _hex_skipped(text: str, ctx: _Context, p: int, e: int) -> bool:
     c = text[p:e]
-    letters = sum(1 for ch in c if ch in _HEXLET)
+    letters = sum(map(c.count, "abcdefABCDEF"))
     if letters < 2 or len(c) - letters < 2:
         return True
     if text.endswith("#diff-", 0, p):
@@ -773,8 +772,11 @@ def _hex_skipped(text: str, ctx: _Context, p: int, e: int) -> bool:
     return ctx.label_before(p)
 
 
+_HAS_DIGIT = _rx(r"[0-9]").search
+
+
 def _b64_skipped(text: str, ctx: _Context, p: int, c: str) -> bool:
-    if _PURE_HEX.fullmatch(c) or not any(ch in _DIGITS for ch in c):
+    if _PURE_HEX.fullmatch(c) or not _HAS_DIGIT(c):
         return True
     if p >= 8 and text[p - 8:p] == ";base64,":
         return True
@@ -784,7 +786,11 @@ def _b64_skipped(text: str, ctx: _Context, p: int, c: str) -> bool:
         return True
     if ctx.in_public_block(p) or _name_shaped(c):
         return True
-    return not _entropy_at_least(Counter(c).values(), len(c), 7)
+    counts = Counter(c)
+    # min-entropy bound: H >= -log2(max p) >= 3.5 when no character exceeds n / 2**3.5
+    if max(counts.values()) * _SQRT_2_POW_7 < len(c):
+        return False
+    return not _entropy_at_least(counts.values(), len(c), 7)
 
 
 def _grow_left(text: str, a: int, lo: int, memo: dict[int, int]) -> int:
@@ -895,7 +901,7 @@ def _find_generic(text: str, hex_rule: bool, storage: bool) -> _Spans:
         else:
             c = text[p:e].rstrip("=")
             if storage:
-                if _PURE_HEX.fullmatch(c) or not any(ch in _DIGITS for ch in c):
+                if _PURE_HEX.fullmatch(c) or not _HAS_DIGIT(c):
                     continue
             elif _b64_skipped(text, ctx, p, c):
                 continue
@@ -1202,7 +1208,7 @@ class _Rule(NamedTuple):
     name: str
     display: _Finder2
     storage: _Finder2
-    literals: tuple[str, ...]
+    literals: frozenset[str]
 
 
 def _build_rules() -> tuple[_Rule, ...]:
@@ -1224,11 +1230,11 @@ def _build_rules() -> tuple[_Rule, ...]:
     for name, _ in SHAPES:
         if name in special_display:
             disp, stor = special_display[name], special_storage[name]
-            lits = _GATE_LITERALS.get(name, ())
+            lits = frozenset(_GATE_LITERALS.get(name, ()))
         else:
             anchors = _ANCHORS[name]
             disp = stor = _anchored(_rx(_NAMED_PATTERNS[name]), anchors)
-            lits = tuple(lit for lit, _ in anchors)
+            lits = frozenset(lit for lit, _ in anchors)
         rules.append(_Rule(name, disp, stor, lits))
     return tuple(rules)
 
@@ -1238,7 +1244,7 @@ _RULES: tuple[_Rule, ...] = _build_rules()
 
 def _rule_on(rule: _Rule, scan: _Scan) -> bool:
     if rule.literals:
-        return any(lit in scan.present for lit in rule.literals)
+        return not rule.literals.isdisjoint(scan.present)
     if rule.name == "discord-token":
         return scan.discord
     if rule.name == "http-auth-header":
