@@ -73,8 +73,8 @@ import gc
 import itertools
 import math
 import numbers
-from collections import defaultdict, deque
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections import defaultdict
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from decimal import Decimal
 from fractions import Fraction
 from typing import NamedTuple
@@ -84,8 +84,6 @@ __all__ = ["RRF_K", "FusedItem", "FusedId", "rrf_fuse", "fuse_rankings"]  # noqa
 RRF_K: int = 60
 
 _REJECTED = (str, bytes, bytearray, Mapping)
-# Runs an iterator to its end in C (the itertools "consume" recipe).
-_consume: Callable[[Iterable[object]], None] = deque[object](maxlen=0).extend
 
 
 class FusedItem(NamedTuple):
@@ -146,7 +144,7 @@ def _limit_or_none(limit: object) -> int | None:
 def _cut(ordered: list[int], limit: int | None) -> list[int]:
     if limit is None:
         return ordered
-    return ordered[:limit] if limit > 0 else []
+    return ordered[:max(limit, 0)]
 
 
 def _read_score(element: object, key: object) -> float:
@@ -192,9 +190,7 @@ def rrf_fuse(pool: object, limit: object = None, *, k: object = RRF_K,
     count = len(elements)
     # sorted() with reverse=True is stable: equal scores keep pool order (ordinal ranks).
     by_relevance = sorted(range(count), key=scores.__getitem__, reverse=True)
-    relevance_rank = [0] * count
-    for position, index in enumerate(by_relevance, 1):
-        relevance_rank[index] = position
+    relevance_rank = dict(zip(by_relevance, range(1, count + 1), strict=True))
     terms = _terms(1, kk, count)
     fused = [_total([terms[i], terms[relevance_rank[i] - 1]]) for i in range(count)]
     order = _cut(sorted(range(count), key=fused.__getitem__, reverse=True),
@@ -209,7 +205,7 @@ def _guarded_unique(ranking: list[object], known: Mapping[object, object]) -> li
         try:
             if element in seen:
                 continue
-            element in known  # noqa: B015 - probe only: an id `known` cannot hold is skipped
+            known.get(element)  # probe only: an id that `known` cannot hold is skipped
             seen[element] = None
         except Exception:
             continue
@@ -228,8 +224,22 @@ def _weights_or_none(weights: object, count: int) -> list[float | int] | None:
     return values
 
 
-def _fuse(lists: list[list[object] | None], k: float | int, weight_of: list[float | int],
-          careful: bool) -> tuple[list[object], list[float], list[tuple[int | None, ...]]]:
+def _cleaned(lists: list[list[object] | None]) -> list[list[object] | None]:
+    """Each ranking without repeats and without ids whose hash or equality raises."""
+    known: dict[object, None] = {}
+    cleaned: list[list[object] | None] = []
+    for ranking in lists:
+        unique = _guarded_unique(ranking or [], known)
+        known.update(dict.fromkeys(unique))
+        cleaned.append(unique)
+    return cleaned
+
+
+_Fused = tuple[list[object], list[float], list[tuple[int | None, ...]]]
+
+
+def _fuse(lists: list[list[object] | None], k: float | int,
+          weight_of: list[float | int]) -> _Fused:
     """Candidates in first-appearance order with their fused scores and rank rows.
 
     Works column by column (one column per ranking, 0.0 / None where an id is
@@ -239,22 +249,23 @@ def _fuse(lists: list[list[object] | None], k: float | int, weight_of: list[floa
     placed: list[tuple[int, list[int]]] = []
     for j, ranking in enumerate(lists):
         if ranking:
-            unique = _guarded_unique(ranking, index) if careful else ranking
-            placed.append((j, list(map(index.__getitem__, unique))))
+            placed.append((j, list(map(index.__getitem__, ranking))))
     total = len(index)
     rank_numbers = list(range(1, max((len(p) for _, p in placed), default=0) + 1))
     rank_columns: list[list[int | None]] = [[None] * total] * len(lists)
     term_columns: list[list[float]] = []
     for j, positions in placed:
         ranks: list[int | None] = [None] * total
-        _consume(map(ranks.__setitem__, positions, rank_numbers))
-        if total - ranks.count(None) != len(positions):  # repeats: keep first occurrences
+        # any() runs each map to its end in C: __setitem__ returns None, which is falsy.
+        any(map(ranks.__setitem__, positions, rank_numbers))
+        if total - ranks.count(None) != len(positions):
+            # Repeats: rank first occurrences only. Every slot written above is written
+            # again here, so nothing from the first pass survives.
             positions = list(dict.fromkeys(positions))
-            ranks = [None] * total
-            _consume(map(ranks.__setitem__, positions, rank_numbers))
+            any(map(ranks.__setitem__, positions, rank_numbers))
         rank_columns[j] = ranks
         terms = [0.0] * total
-        _consume(map(terms.__setitem__, positions, _terms(weight_of[j], k, len(positions))))
+        any(map(terms.__setitem__, positions, _terms(weight_of[j], k, len(positions))))
         term_columns.append(terms)
     # An absent id adds an exact 0.0 term, which leaves a correctly rounded sum unchanged.
     try:
@@ -278,10 +289,10 @@ def fuse_rankings(rankings: object, *, k: object = RRF_K, weights: object = None
     gc.disable()  # see the module docstring: millions of fresh tuples, no cycles
     try:
         try:
-            keys, scores, rank_rows = _fuse(lists, kk, weight_of, careful=False)
+            keys, scores, rank_rows = _fuse(lists, kk, weight_of)
         except Exception:  # an id whose hash or equality raises: redo with every id probed
             try:
-                keys, scores, rank_rows = _fuse(lists, kk, weight_of, careful=True)
+                keys, scores, rank_rows = _fuse(_cleaned(lists), kk, weight_of)
             except Exception:  # equality that raises only sometimes: nothing trustworthy
                 return []
         order = _cut(sorted(range(len(keys)), key=scores.__getitem__, reverse=True),
