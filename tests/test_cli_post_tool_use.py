@@ -11,7 +11,7 @@ import pytest
 from conftest import run_cli
 
 from agentops import hidden_chars, promotion_gate
-from agentops.cli import main
+from agentops.cli import _common, main
 from agentops.cli import post_tool_use as ptu
 
 TAG = promotion_gate.TAG_TEMPLATE
@@ -192,7 +192,7 @@ def test_stdin_read_error_fails_open(monkeypatch: pytest.MonkeyPatch, capsys: An
     def boom(limit: Any = None) -> str:
         raise OSError("closed")
 
-    monkeypatch.setattr(ptu._common, "read_stdin_text", boom)
+    monkeypatch.setattr(_common, "read_stdin_text", boom)
     assert main(["hook", "post-tool-use"]) == 0
     assert capsys.readouterr().out == ""
 
@@ -211,7 +211,7 @@ def test_crash_outside_reply_exits_0(monkeypatch: pytest.MonkeyPatch, capsys: An
     def boom() -> bool:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(ptu._common, "disabled", boom)
+    monkeypatch.setattr(_common, "disabled", boom)
     code, out, _ = call(monkeypatch, capsys, payload())
     assert code == 0 and out == ""
 

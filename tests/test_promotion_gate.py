@@ -387,7 +387,7 @@ def test_str_subclass_text_read_as_value() -> None:
         def strip(self, chars: Any = None) -> str:
             return ""
 
-        def encode(self, *a: Any, **k: Any) -> bytes:  # type: ignore[override]
+        def encode(self, *a: Any, **k: Any) -> bytes:
             return b"other"
 
     assert oc(row1(text=Shifty(T), scan=mscan(T))) == (AUTO_PROMOTE, ())
