@@ -85,8 +85,7 @@ def _reply(raw: str, trusted: list[str]) -> str:
     alert = hidden_chars.warning(result, limit=WARNING_LIMIT)
     context = f"{tag}\n{alert}" if alert else tag
     return json.dumps({"hookSpecificOutput": {"hookEventName": HOOK_EVENT,
-                                              "additionalContext": context}},
-                      ensure_ascii=True)
+                                              "additionalContext": context}})
 
 
 def _response_text(response: object) -> str:
