@@ -38,25 +38,42 @@ from agentops import memory_integrity as mi  # noqa: E402
 from agentops.cli import main as cli_main  # noqa: E402
 
 TYPES = ("feedback", "project", "reference", "user")
-WORDS = (
-    "retry backoff deploy release launch plan api docs schema migration review tests "
-    "lint style naming branch commit rebase merge hotfix rollback canary metrics alert "
-    "oncall pager budget cost latency cache index search ranking embedding vector prompt "
-    "eval dataset label annotate privacy secret token auth oauth session cookie login "
-    "billing invoice refund customer support ticket triage roadmap sprint retro standup "
-    "design mockup figma frontend backend database postgres redis queue worker cron "
-    "backup restore disaster region cluster kubernetes docker image registry terraform "
-    "network dns proxy firewall vpn laptop onboarding offboarding hiring interview "
-    "feedback tone concise verbose tables bullets emoji commit-message changelog version "
-    "python typescript rust golang java kotlin swift android ios mobile web desktop cli "
-    "config env flag experiment rollout pricing legal license contract vendor partner"
-).split()
+_WORD_TEXT = (
+    "retry backoff deploy release launch plan api docs schema migration review tests lint "
+    "style naming branch commit rebase merge hotfix rollback canary metrics alert oncall "
+    "pager budget cost latency cache index search ranking embedding vector prompt eval "
+    "dataset label annotate privacy secret token auth oauth session cookie login billing "
+    "invoice refund customer support ticket triage roadmap sprint retro standup design "
+    "mockup figma frontend backend database postgres redis queue worker cron backup "
+    "restore disaster region cluster kubernetes docker image registry terraform network "
+    "dns proxy firewall vpn laptop onboarding offboarding hiring interview feedback tone "
+    "concise verbose tables bullets emoji commit-message changelog version python "
+    "typescript rust golang java kotlin swift android ios mobile web desktop cli config "
+    "env flag experiment rollout pricing legal license contract vendor partner"
+)
+WORDS = tuple(_WORD_TEXT.split())
 
 
-def _stem(rng: random.Random, used: set[str]) -> tuple[str, list[str]]:
+def vocabulary(count: int, rng: random.Random) -> list[str]:
+    """Common engineering words plus project codenames: a vocabulary that grows with the
+    memory (about one word per four files), as real names do, instead of a fixed list
+    whose collisions would grow quadratically."""
+    words = list(WORDS)
+    seen = set(words)
+    consonants, vowels = "bdfgklmnprstvz", "aeiou"
+    while len(words) < max(len(WORDS), count // 4):
+        word = "".join(rng.choice(consonants) + rng.choice(vowels)
+                       for _ in range(rng.randint(2, 3)))
+        if word not in seen:
+            seen.add(word)
+            words.append(word)
+    return words
+
+
+def _stem(rng: random.Random, used: set[str], vocab: list[str]) -> tuple[str, list[str]]:
     while True:
         kind = rng.choice(TYPES)
-        words = rng.sample(WORDS, rng.randint(2, 4))
+        words = rng.sample(vocab, rng.randint(2, 4))
         if rng.random() < 0.15:
             words.append(str(rng.randint(1, 60)))
         stem = f"{kind}_{'_'.join(w.replace('-', '_') for w in words)}"
@@ -68,8 +85,9 @@ def _stem(rng: random.Random, used: set[str]) -> tuple[str, list[str]]:
 def generate(count: int, seed: int = 7) -> tuple[str, list[tuple[str, str | None]]]:
     """(index text, sorted (name, text) entries including MEMORY.md) for `count` files."""
     rng = random.Random(seed)
+    vocab = vocabulary(count, rng)
     used: set[str] = set()
-    stems: list[tuple[str, list[str]]] = [_stem(rng, used) for _ in range(count)]
+    stems: list[tuple[str, list[str]]] = [_stem(rng, used, vocab) for _ in range(count)]
     # near-duplicates: about 1% of files re-written under a shuffled name of the same type
     for i in range(0, count, 97):
         stem, parts = stems[i]
@@ -87,10 +105,10 @@ def generate(count: int, seed: int = 7) -> tuple[str, list[tuple[str, str | None
         title = " ".join(words).capitalize()
         links = [f"[[{stems[rng.randrange(count)][0]}]]" for _ in range(rng.randint(0, 3))]
         if n % 113 == 0:
-            links.append("[[deleted_topic_%d]]" % n)  # dangling wiki-link
+            links.append(f"[[deleted_topic_{n}]]")  # dangling wiki-link
         body = (f"{title}. Decided on 2026-0{1 + n % 9}-1{n % 10}; applies to the "
                 f"{words[0]} work. " + " ".join(links) + "\n\nWhy: " + " ".join(
-                    rng.choice(WORDS) for _ in range(rng.randint(8, 30))) + ".\n")
+                    rng.choice(vocab) for _ in range(rng.randint(8, 30))) + ".\n")
         text = (f"---\nname: {stem.replace('_', '-')}\ndescription: {title} rule for "
                 f"{words[-1]}\ntype: {kind}\n---\n{body}")
         files.append((names[n], text))
