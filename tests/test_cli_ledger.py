@@ -150,7 +150,41 @@ def test_touch_tail_unreadable_still_separates(tmp_path: Path,
     assert len(mul.parse_ledger_text(data.decode()).rows) == 2
 
 
+def test_touch_after_one_byte_files(tmp_path: Path) -> None:
+    ledger = tmp_path / "usage.jsonl"
+    ledger.write_bytes(b"x")
+    assert main(["ledger", "touch", str(ledger), "alpha"]) == 0
+    assert ledger.read_bytes().startswith(b'x\n{"ts"')
+    ledger.write_bytes(b"\n")
+    assert main(["ledger", "touch", str(ledger), "alpha"]) == 0
+    assert ledger.read_bytes().startswith(b'\n{"ts"')
+
+
+def test_touch_creates_file_rw_for_owner(tmp_path: Path) -> None:
+    ledger = tmp_path / "usage.jsonl"
+    old = os.umask(0o022)
+    try:
+        assert main(["ledger", "touch", str(ledger), "alpha"]) == 0
+    finally:
+        os.umask(old)
+    assert ledger.stat().st_mode & 0o777 == 0o644
+
+
+def test_ends_in_newline_read_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    one = tmp_path / "one"
+    one.write_bytes(b"x\n")
+
+    def broken(*args: Any) -> bytes:
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr("agentops.cli.ledger.os.pread", broken)
+    assert cli_ledger._ends_in_newline(str(one), os.stat(one)) is False
+
+
 def test_ends_in_newline_checks_same_file(tmp_path: Path) -> None:
+    one_byte = tmp_path / "nl"
+    one_byte.write_bytes(b"\n")
+    assert cli_ledger._ends_in_newline(str(one_byte), os.stat(one_byte)) is True
     one, other = tmp_path / "one", tmp_path / "other"
     one.write_bytes(b"x\n")
     other.write_bytes(b"y\n")
@@ -258,6 +292,8 @@ def test_touch_unwritable_ledger_exit_4(tmp_path: Path, capsys: Capture, case: s
     assert out == "" and "nothing recorded" in err
     if case == "no-parent":
         assert not ledger.parent.exists()
+        assert err == (f"agentops: ledger {ledger}: cannot open for appending: "
+                       "No such file or directory; nothing recorded\n")
 
 
 def test_touch_fifo_with_reader_is_refused(tmp_path: Path) -> None:
@@ -283,7 +319,10 @@ def test_touch_write_failures_exit_4(tmp_path: Path, capsys: Capture,
     assert main(["ledger", "touch", str(tmp_path / "usage.jsonl"), "alpha"]) == 4
     out, err = capsys.readouterr()
     assert out == ""
-    assert ("short write" if failure == "short" else "No space left") in err
+    if failure == "short":
+        assert "short write" in err
+    else:
+        assert err.endswith(": cannot write: No space left on device; nothing recorded\n")
 
 
 def test_touch_unexpected_error_exit_4(tmp_path: Path, capsys: Capture,
