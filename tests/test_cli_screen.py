@@ -240,3 +240,11 @@ def test_end_to_end(tmp_path: Path) -> None:
     done = run_cli("screen", "summarize", str(tmp_path / "missing.ndjson"))
     assert done.returncode == 4
     assert "cannot read screen log" in done.stderr
+
+
+def test_human_rows_keep_readable_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = _log(tmp_path, '{"verdict": "would_block", "note": "caf\\u00e9 \\u2603"}')
+    code, out, _ = _run(["screen", "summarize", log], capsys)
+    assert code == 3
+    expected = 'would_block line 1: {"verdict": "would_block", "note": "café ☃"}'
+    assert out.splitlines()[-1] == expected
