@@ -170,19 +170,15 @@ _CATEGORY_OF: dict[int, str] = _hc_table()
 _TAG_LO, _TAG_HI = RANGES[TAG][0]
 
 
-def _hc_pattern() -> re.Pattern[str]:
-    """Tag runs as one match (rule 5 needs the whole run); every other table code
-    point alone. One bounded class each, no nesting: linear."""
-    others = "".join(
-        f"\\U{lo:08X}-\\U{hi:08X}"
-        for category, spans in RANGES.items()
-        if category != TAG
-        for lo, hi in spans
-    )
-    return re.compile(f"[\\U{_TAG_LO:08X}-\\U{_TAG_HI:08X}]+|[{others}]")
+def _hc_class(categories: tuple[str, ...]) -> str:
+    """One bounded character class over the ranges of `categories`."""
+    spans = "".join(f"\\U{lo:08X}-\\U{hi:08X}" for c in categories for lo, hi in RANGES[c])
+    return f"[{spans}]"
 
 
-_PATTERN = _hc_pattern()
+# One class, no alternation and no nesting: a linear C scan to the next candidate.
+_ANY = re.compile(_hc_class(CATEGORIES))
+_TAG_RUN = re.compile(_hc_class((TAG,)) + "+")
 _NAMES: dict[int, str] = {}
 
 
@@ -261,13 +257,20 @@ def _hc_flag_run(text: str, start: int, end: int) -> bool:
 def _hc_reported(text: str, strict: bool) -> list[int]:
     """Indices of every reported code point, ascending."""
     found: list[int] = []
-    for match in _PATTERN.finditer(text):
-        start, end = match.span()
-        if _TAG_LO <= ord(text[start]) <= _TAG_HI:
+    search, tag_run = _ANY.search, _TAG_RUN.match
+    match = search(text)
+    while match is not None:
+        start = match.start()
+        if _TAG_LO <= ord(text[start]) <= _TAG_HI:  # rule 5 needs the whole run
+            run = tag_run(text, start)
+            end = run.end() if run is not None else start + 1
             if strict or not _hc_flag_run(text, start, end):
                 found.extend(range(start, end))
-        elif strict or not _hc_exempt(text, start):
-            found.append(start)
+        else:
+            end = start + 1
+            if strict or not _hc_exempt(text, start):
+                found.append(start)
+        match = search(text, end)
     return found
 
 
