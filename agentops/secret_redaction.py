@@ -551,11 +551,10 @@ _AUTH_CRED = _rx(r"[A-Za-z0-9._~+/-]*")
 _STD_B64 = _rx(r"[A-Za-z0-9+/]+")
 
 
-def _auth_prefixes(text: str, pos: int) -> re.Match[str] | None:
+def _auth_prefix(text: str, lowered: str | None, pos: int) -> re.Match[str] | None:
     """Next `authorization:` header prefix at or after pos (ASCII text: found via lower())."""
-    if not text.isascii():
+    if lowered is None:
         return _AUTH_PREFIX.search(text, pos)
-    lowered = text.lower()
     i = lowered.find("authorization:", pos)
     while i != -1:
         m = _AUTH_PREFIX.match(text, i)
@@ -569,8 +568,9 @@ def _find_auth_header(text: str) -> _Spans:
     out: _Spans = []
     n = len(text)
     pos = 0
+    lowered = text.lower() if text.isascii() else None
     while True:
-        m = _auth_prefixes(text, pos)
+        m = _auth_prefix(text, lowered, pos)
         if m is None:
             return out
         a = m.end()
