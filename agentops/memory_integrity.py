@@ -1350,7 +1350,7 @@ def _entry_head(line: str) -> int:
     if bullet is None:
         return -1
     end = _first_local_link_end(line, bullet.end())
-    if end < 0:
+    if end == -1:
         return -1
     size = len(line)
     while end < size and line[end].isspace():

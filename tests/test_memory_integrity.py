@@ -469,7 +469,9 @@ def test_inventory_shapes_and_order() -> None:
             raise RuntimeError("listing failed")
 
     assert lint(None, Weird()).coverage.reached == 0
-    assert lint(None, "a.md").swept is False and lint(None, b"a.md").swept is False
+    nothing = Coverage(0, 0, 0, 0, 0, False)
+    for text_like in ("a.md", b"a.md", bytearray(b"ab"), memoryview(b"ab")):
+        assert lint(None, text_like).coverage == nothing
     assert lint(None, 42).swept is False
     mapping = OrderedDict([("a.md", "x"), ("b.md", None), ("MEMORY.md", "i")])
     assert lint(None, mapping).coverage == Coverage(1, 2, 0, 1, 1, False)
@@ -628,6 +630,18 @@ def _oracle_pairs(sets: list[frozenset[str]]) -> list[tuple[int, int, float]]:
                 if similarity >= 0.7:
                     out.append((i, j, similarity))
     return out
+
+
+def test_threshold_fractions() -> None:
+    assert mi._NEAR_NUM / mi._NEAR_DEN == mi.NEAR_DUPLICATE_MIN_JACCARD
+    assert (mi._NEAR_NUM, mi._NEAR_DEN) == (7, 10)
+    assert mi._REPAIR_NUM / mi._REPAIR_DEN == mi.REPAIR_MIN_JACCARD
+    assert (mi._REPAIR_NUM, mi._REPAIR_DEN) == (4, 10)
+    # fewest shared tokens for 0.7: ceil(7 * (a + b) / 17)
+    assert [mi._min_overlap(a, a) for a in range(1, 8)] == [1, 2, 3, 4, 5, 5, 6]
+    assert mi._min_overlap(5, 7) == 5 and mi._min_overlap(7, 10) == 7
+    assert mi._Nearest._need(4, 4) == 3 and mi._Nearest._need(2, 5) == 2
+    assert mi._Nearest._need(1, 1) == 1 and mi._Nearest._need(5, 9) == 4
 
 
 @settings(max_examples=300)
@@ -1117,6 +1131,31 @@ def test_compaction_space_rule_boundary() -> None:
     assert c.text == head + tail[:room] + "…"
     tail = "a" * 9 + " " + "b" * 40  # space at index 9 > 8.5: cut there
     assert compact_index_lines(head + tail, 30).text == head + "a" * 9 + "…"
+
+
+def test_compaction_head_boundaries() -> None:
+    # a head of exactly max_len - 1 characters is reported; one shorter is compacted
+    head = "- [" + "h" * 36 + "](t.md) — "  # 49 characters
+    assert len(head) == 49
+    c = compact_index_lines(head + "z" * 30, 50)
+    assert c.changes == () and [s.line for s in c.skipped] == [1]
+    assert c.skipped[0].reason
+    shorter = head[:3] + head[4:]  # 48 characters: room for one character
+    c = compact_index_lines(shorter + "z" * 30, 50)
+    assert c.skipped == () and c.text == shorter + "z…"
+    # an empty title still makes a memory-local link
+    c = compact_index_lines("- [](abc.md) " + "t " * 40, 30)
+    assert c.text.startswith("- [](abc.md) t") and c.changes
+    assert mi._entry_head("- [](abc.md) x") == 13
+    assert mi._entry_head("-\t[a](b.md)") == 11 and mi._entry_head("- x") == -1
+
+
+def test_compaction_space_rule_even_room() -> None:
+    head = "- [T](t.md) "  # 12 characters; room = 31 - 12 - 1 = 18
+    tail = "a" * 9 + " " + "b" * 40  # space at index 9 == 18 / 2: not after half
+    assert compact_index_lines(head + tail, 31).text == head + tail[:18] + "…"
+    tail = "a" * 10 + " " + "b" * 40
+    assert compact_index_lines(head + tail, 31).text == head + "a" * 10 + "…"
 
 
 def test_compaction_only_if_shorter_in_bytes() -> None:
