@@ -44,6 +44,18 @@ Choices where the contract is silent (written down here on purpose):
   that does not complete a 4-character quantum, does not decode.
 - In `url-credentials`, the character after `@` is looked at, not consumed.
 - `Originals` refuses non-`str` items with `TypeError`.
+- Storage: where the single pass of the contract would not be idempotent (a claim cuts
+  a run whose rule needed the text beyond the cut, e.g. `Bearer <16+ chars>=<run>`), the
+  pieces cut off by claims are scanned again until nothing more is claimed, so
+  `scrub_for_storage(s.text, sidecar=False)` never finds anything new. Every other input
+  gets exactly the single pass.
+- `find_secret_shapes`: when a later pass cuts through an earlier token (a database URI
+  whose host stops at the `]` of a token), the span covers the whole earlier token's
+  input and the token's leftover characters stand for no input character.
+- Speed: the call is gated by a few C-level scans of the input (a translate for long
+  runs, one regular expression that stops only at each literal's rarest character); rules
+  whose literals are absent never run. Named rules try their own regular expression only
+  where one of their literals occurs. Outputs are those of the literal algorithm.
 
 WHAT THIS DOES NOT CATCH (each limit is pinned by a test).
 Display:
@@ -996,17 +1008,20 @@ def _anchored(pattern: re.Pattern[str], anchors: tuple[tuple[str, int], ...]) ->
 
     def find(text: str, present: frozenset[str]) -> _Spans:
         starts: list[int] = []
+        sources = 0
         for lit, delta in anchors:
             if lit not in present:
                 continue
             i = text.find(lit)
+            sources += i != -1
             while i != -1:
                 if i + delta >= 0:
                     starts.append(i + delta)
                 i = text.find(lit, i + 1)
         if not starts:
             return []
-        starts.sort()
+        if sources > 1:
+            starts.sort()
         out: _Spans = []
         last = 0
         for st in starts:

@@ -318,6 +318,12 @@ def test_max_passes_int_subclass_counts() -> None:
     assert R(AWS, max_passes=MyInt(2))[0] == "[redacted:aws-key]"
 
 
+@pytest.mark.parametrize("kind", MARKER_KINDS)
+def test_storage_markers_pass_display_unchanged(kind: str) -> None:
+    text = f"x <REDACTED:{kind}:0a1b2> y <REDACTED:{kind}:fffff>"
+    assert R(text) == (text, ())
+
+
 def test_result_types() -> None:
     res = R("x " + AWS)
     assert isinstance(res, tuple) and isinstance(res.shapes, tuple)
