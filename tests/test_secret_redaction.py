@@ -410,7 +410,8 @@ EDGES = [
     ("Authorization: Bearer abcdefghijklmno1==x", "Authorization: Bearer abcdefghijklmno1==x", ()),
     ('"auth": "' + base64.b64encode(b"nocolon!").decode() + '"',
      '"auth": "' + base64.b64encode(b"nocolon!").decode() + '"', ()),
-    ('"auth": "ResponseSessionHttp2Request"auth": "' + base64.b64encode(b"user:pass").decode() + '"',
+    ('"auth": "ResponseSessionHttp2Request"auth": "' + base64.b64encode(b"user:pass").decode()
+     + '"',
      '"auth": "ResponseSessionHttp2Request"auth": "[redacted:docker-auth]"', ("docker-auth",)),
     ("Authorization: Bearer Authorization: Bearer abcdefghijklmnop1",
      "Authorization: Bearer Authorization: Bearer [redacted:http-auth-header]",
