@@ -29,9 +29,9 @@ The fix
       ranking whose iteration raises contributes nothing but keeps its position.
     - An id whose ``__hash__`` or ``__eq__`` raises is skipped like an
       unhashable one (it consumes no rank).
-    - ``k`` and weights must convert to a finite ``float``: an ``int`` too large
-      for a float counts as non-finite (``k`` falls back to ``RRF_K``, weights
-      to ``None``).
+    - ``k`` and weights are used as floats (``1/(60.0 + 1)`` is bit-for-bit
+      ``1/61``); an ``int`` too large for a float counts as non-finite (``k``
+      falls back to ``RRF_K``, weights to ``None``).
     - A weighted sum too large for a float (weights near 1e308) is ``inf``,
       the IEEE rounding of the true sum, instead of an ``OverflowError``.
     - ``fuse_rankings`` pauses Python's cyclic garbage collector while it runs
@@ -76,7 +76,6 @@ import numbers
 from collections import defaultdict
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from decimal import Decimal
-from fractions import Fraction
 from typing import NamedTuple
 
 __all__ = ["RRF_K", "FusedItem", "FusedId", "rrf_fuse", "fuse_rankings"]  # noqa: RUF022 - contract order
@@ -125,16 +124,15 @@ def _finite_float(value: object) -> float | None:
     return number if math.isfinite(number) else None
 
 
-def _option_number(value: object) -> bool:
-    """True for an int or float (not bool), finite as a float, and >= 0."""
-    if not isinstance(value, (int, float)):
-        return False
-    number = _finite_float(value)
-    return number is not None and number >= 0
+def _option_number(value: object) -> float | None:
+    """An int or float option (not bool), finite and >= 0, as a float; else None."""
+    number = _finite_float(value) if isinstance(value, (int, float)) else None
+    return number if number is not None and number >= 0 else None
 
 
-def _k_or_default(k: object) -> float | int:
-    return k if _option_number(k) else RRF_K  # type: ignore[return-value]
+def _k_or_default(k: object) -> float:
+    number = _option_number(k)
+    return float(RRF_K) if number is None else number
 
 
 def _limit_or_none(limit: object) -> int | None:
@@ -164,12 +162,9 @@ def _read_score(element: object, key: object) -> float:
     return 0.0 if number is None else number
 
 
-def _terms(weight: float | int, k: float | int, count: int) -> list[float]:
-    """`weight / (k + rank)` for ranks 1..count, each a Python division."""
-    try:
-        return [weight / (k + rank) for rank in range(1, count + 1)]
-    except OverflowError:  # a float weight over an int denominator past float range
-        return [float(Fraction(weight) / Fraction(k + rank)) for rank in range(1, count + 1)]
+def _terms(weight: float, k: float, count: int) -> list[float]:
+    """`weight / (k + rank)` for ranks 1..count, each a Python float division."""
+    return [weight / (k + rank) for rank in range(1, count + 1)]
 
 
 def _total(terms: list[float]) -> float:
@@ -191,7 +186,7 @@ def rrf_fuse(pool: object, limit: object = None, *, k: object = RRF_K,
     # sorted() with reverse=True is stable: equal scores keep pool order (ordinal ranks).
     by_relevance = sorted(range(count), key=scores.__getitem__, reverse=True)
     relevance_rank = dict(zip(by_relevance, range(1, count + 1), strict=True))
-    terms = _terms(1, kk, count)
+    terms = _terms(1.0, kk, count)
     fused = [_total([terms[i], terms[relevance_rank[i] - 1]]) for i in range(count)]
     order = _cut(sorted(range(count), key=fused.__getitem__, reverse=True),
                  _limit_or_none(limit))
@@ -212,16 +207,16 @@ def _guarded_unique(ranking: list[object], known: Mapping[object, object]) -> li
     return list(seen)
 
 
-def _weights_or_none(weights: object, count: int) -> list[float | int] | None:
+def _weights_or_none(weights: object, count: int) -> list[float] | None:
+    """One valid weight per ranking, as floats; None if anything about them is off."""
     if isinstance(weights, _REJECTED) or not isinstance(weights, Sequence):
         return None
     try:
-        values = list(weights)
+        values = [_option_number(w) for w in weights]
     except Exception:
         return None
-    if len(values) != count or not all(_option_number(w) for w in values):
-        return None
-    return values
+    usable = [value for value in values if value is not None]
+    return usable if len(usable) == len(values) == count else None
 
 
 def _cleaned(lists: list[list[object] | None]) -> list[list[object] | None]:
@@ -238,8 +233,7 @@ def _cleaned(lists: list[list[object] | None]) -> list[list[object] | None]:
 _Fused = tuple[list[object], list[float], list[tuple[int | None, ...]]]
 
 
-def _fuse(lists: list[list[object] | None], k: float | int,
-          weight_of: list[float | int]) -> _Fused:
+def _fuse(lists: list[list[object] | None], k: float, weight_of: list[float]) -> _Fused:
     """Candidates in first-appearance order with their fused scores and rank rows.
 
     Works column by column (one column per ranking, 0.0 / None where an id is
@@ -284,7 +278,7 @@ def fuse_rankings(rankings: object, *, k: object = RRF_K, weights: object = None
     lists = [_snapshot(ranking) for ranking in outer]
     kk = _k_or_default(k)
     chosen = _weights_or_none(weights, len(lists))
-    weight_of: list[float | int] = chosen if chosen is not None else [1] * len(lists)
+    weight_of = [1.0] * len(lists) if chosen is None else chosen
     collecting = gc.isenabled()
     gc.disable()  # see the module docstring: millions of fresh tuples, no cycles
     try:

@@ -137,13 +137,14 @@ def parse_instant(value: object) -> datetime | None:
     try:
         offset = _ZERO
         if part("sign") is not None:
-            offset_hours, offset_minutes = int(part("oh")), int(part("om"))
-            if offset_hours > 23 or offset_minutes > 59:
+            # timezone() itself refuses offsets of 24 hours or more
+            offset_minutes = int(part("om"))
+            if offset_minutes > 59:
                 return None
-            offset = timedelta(hours=offset_hours, minutes=offset_minutes)
+            offset = timedelta(hours=int(part("oh")), minutes=offset_minutes)
             if part("sign") == "-":
                 offset = -offset
-        micro = int((part("f") or "0").ljust(6, "0")[:6])
+        micro = int(((part("f") or "") + "00000")[:6])  # truncated, never rounded
         local = datetime(int(part("y")), int(part("mo")), int(part("d")), int(part("h") or 0),
                          int(part("mi") or 0), int(part("s") or 0), micro,
                          tzinfo=timezone(offset))
@@ -280,8 +281,8 @@ def staleness_alert(latest: object, *, now: object = None, threshold: object,
         current = _as_utc(now)
     except Exception:  # now's UTC instant is outside datetime's range, or its tzinfo raises
         current = _as_utc(None)
-    limit = threshold if isinstance(threshold, timedelta) and threshold >= _ZERO else _ZERO
-    pause = cooldown if isinstance(cooldown, timedelta) and cooldown >= _ZERO else _ZERO
+    limit = max(threshold, _ZERO) if isinstance(threshold, timedelta) else _ZERO
+    pause = max(cooldown, _ZERO) if isinstance(cooldown, timedelta) else _ZERO
     when = _instant_of(latest)
     latest_text = None if when is None else _canonical(when)
     lag_days = None if when is None else (current - when) // _DAY

@@ -496,16 +496,14 @@ def test_fr_overflowing_sum_does_not_raise() -> None:
     assert res[1].score == 1e308 / 2
 
 
-def test_fr_float_weight_with_huge_int_k() -> None:
+def test_fr_huge_int_k_is_used_as_float() -> None:
     big = 2 ** 1023
-    res = fuse_rankings([["a"]], k=big, weights=[1.5])
-    assert res[0].score == 1.5 / float(big + 1)
+    assert fuse_rankings([["a"]], k=big, weights=[1.5])[0].score == 1.5 / float(big)
     assert fuse_rankings([["a"]], k=big)[0].score == 1 / (big + 1)
-    edge = int(sys.float_info.max) + 2 ** 970 - 1  # k itself converts; k + 1 does not
-    assert float(edge) == sys.float_info.max
+    edge = int(sys.float_info.max) + 2 ** 970 - 1  # converts to the largest float
     res = fuse_rankings([["a"]], k=edge, weights=[1.5])
-    assert res[0].score == float(Fraction(3, 2) / (edge + 1))
-    assert res[0].score > 0.0
+    assert res[0].score == 1.5 / sys.float_info.max > 0.0
+    assert rrf_fuse([{"score": 1}], k=edge)[0].score == 2 / sys.float_info.max
 
 
 def test_fr_pure() -> None:
