@@ -136,6 +136,7 @@ CONTEXTS = {
     "trace": ('Traceback (most recent call last):\n  File "app.py", line 7, in <module>\n'
               "    connect(", ")\nConnectionError: refused\n"),
     "markdown": ("Use this in your config:\n\n```\n", "\n```\n"),
+    "unicode": ("r\u00e9sum\u00e9 \u2014 cl\u00e9 : ", " \u2713 fin\n"),   # non-ASCII paths
 }
 
 # Structural shapes that only make sense in some contexts.
