@@ -476,36 +476,35 @@ def _description_value(rest: str) -> str | None:
 
 
 def _scan_index_line(line: str, number: int, out: list[IndexLink]) -> None:
-    """Leftmost-first ``[title](target)`` matches of one line, in linear time."""
+    """Leftmost-first ``[title](target)`` matches of one line, in linear time: all the
+    ``[`` before one ``]`` share that ``]`` and what follows it, so the first of them
+    decides for all; the search for the end of a target resumes where it last ended."""
     pos = 0
-    stop_from = -1
-    stop_at = -1
+    stop = -1  # the first ')' or whitespace at/after the last target start searched
     while True:
         start = line.find("[", pos)
-        if start < 0:
+        if start == -1:
             return
         close = line.find("]", start + 1)
-        if close < 0:
+        if close == -1:
             return
         if close == start + 1:  # empty title for this '['; later '[' are after ']'
-            pos = close
+            pos = close + 1
             continue
         if not line.startswith("(", close + 1):
             pos = close + 1
             continue
         begin = close + 2
-        if stop_from < 0 or 0 <= stop_at < begin:
+        if stop < begin:
             found = _TARGET_STOP_RE.search(line, begin)
-            stop_at = found.start() if found else -1
-            stop_from = begin
-        end = stop_at
-        if end < 0:
-            return  # no ')' or whitespace anywhere after: no later link can close
-        if end == begin or line[end] != ")":
+            if found is None:
+                return  # no ')' or whitespace anywhere after: no later link can close
+            stop = found.start()
+        if stop == begin or line[stop] != ")":
             pos = close + 1
             continue
-        pos = end + 1
-        _keep_index_link(line, start, line[start + 1:close], line[begin:end], number, out)
+        pos = stop + 1
+        _keep_index_link(line, start, line[start + 1:close], line[begin:stop], number, out)
 
 
 def _keep_index_link(line: str, start: int, title: str, target: str, number: int,
@@ -557,7 +556,7 @@ def _wiki_links(content: str) -> list[str]:
     find = content.find
     while True:
         start = find("[[", pos)
-        if start < 0:
+        if start == -1:
             return out
         found = _WIKI_STOP_RE.search(content, start + 2)
         if found is None:
