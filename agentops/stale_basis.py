@@ -233,13 +233,13 @@ def pick_stale_basis(item: object, *, signal_fields: object = DEFAULT_SIGNAL_FIE
         if isinstance(raw, str):
             candidates.append((raw, label if isinstance(label, str) and label
                                and label != NO_BASIS else EXTERNAL_BASIS))
-    best: StaleBasis | None = None
-    for raw, name in candidates:
-        when = parse_instant(raw)
-        if when is not None and (best is None or best.when is None or when > best.when):
-            best = StaleBasis(raw.strip(), name, when)
-    if best is not None:
-        return best
+    parsed = [(when, raw, name) for raw, name in candidates
+              if (when := parse_instant(raw)) is not None]
+    if parsed:
+        newest = max(when for when, _, _ in parsed)
+        # the earliest candidate among equal instants, however each was written
+        when, raw, name = next(entry for entry in parsed if entry[0] == newest)
+        return StaleBasis(raw.strip(), name, when)
     created = created_field if isinstance(created_field, str) and created_field else ""
     if created in ("", NO_BASIS):
         created = DEFAULT_CREATED_FIELD
@@ -248,7 +248,6 @@ def pick_stale_basis(item: object, *, signal_fields: object = DEFAULT_SIGNAL_FIE
     if when is not None and isinstance(raw, str):
         return StaleBasis(raw.strip(), created, when)
     return StaleBasis(None, NO_BASIS, None)
-
 
 
 def _previous(last_alert: object, now: datetime) -> tuple[datetime, datetime | None] | None:
