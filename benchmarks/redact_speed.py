@@ -7,7 +7,8 @@ workload alike):
   (a) 2,000-character chunks of the Python standard library's .py sources, found at run
       time with sysconfig.get_paths()["stdlib"] (display and storage boundaries);
   (b) secret-dense text: realistic log, .env, JSON and YAML lines with a fake credential
-      of a different shape in nearly every line (display and storage);
+      of a different shape in nearly every line (display and storage), and, for scale,
+      stdlib chunks with one credential line each ("seeded", display);
   (c) five 200,000-character adversarial probes aimed at the quadratic traps of a literal
       transcription of the shape table (display; their total time is reported).
 Targets: display >= 60 MB/s on (a), >= 20 MB/s on (b), the five probes together < 0.2 s,
@@ -97,6 +98,10 @@ def probes() -> list[str]:
 def run(reps: int, limit_chars: int) -> dict[str, float]:
     benign = stdlib_chunks(limit_chars)
     dense = secret_dense(max(limit_chars // 10, 200000))
+    lines = secret_dense(4000)[0].splitlines()
+    seeded = [c[:1000] + "\n" + lines[i % len(lines)] + "\n" + c[1000:]
+              for i, c in enumerate(benign[: max(1, len(benign) // 4)])]
+    seeded_chars = sum(map(len, seeded))
     adv = [p[:200000] for p in probes()]
     benign_chars = sum(map(len, benign))
     dense_chars = sum(map(len, dense))
@@ -117,6 +122,7 @@ def run(reps: int, limit_chars: int) -> dict[str, float]:
         "display/stdlib": display(benign),
         "storage/stdlib": storage(benign),
         "display/dense": display(dense),
+        "display/seeded": display(seeded),
         "storage/dense": storage(dense),
         "display/probes": display(adv),
     }
@@ -136,6 +142,8 @@ def run(reps: int, limit_chars: int) -> dict[str, float]:
     print(f"storage  stdlib  {std_s:8.1f} MB/s  (target >= 20)")
     print(f"display  dense   {dense_chars / med['display/dense'] / 1e6:8.1f} MB/s  (target >= 20)")
     print(f"storage  dense   {dense_chars / med['storage/dense'] / 1e6:8.1f} MB/s")
+    print(f"display  seeded  {seeded_chars / med['display/seeded'] / 1e6:8.1f} MB/s  "
+          "(stdlib chunks with one credential line each)")
     print(f"display  probes  {med['display/probes']:8.3f} s for 5 x 200,000 chars (target < 0.2)")
     return med
 
