@@ -603,8 +603,8 @@ def _load_view(text: str) -> _LoadView:
     kept: list[int] = []
     fence = ""
     fence_len = 0
-    searched_from = -1
-    searched_at = -1
+    text_len = len(text)
+    close_at = -1  # the first '-->' at/after the last search start (text_len: none left)
     i = first
     while i < count:
         line = raw[i]
@@ -628,13 +628,13 @@ def _load_view(text: str) -> _LoadView:
                 continue
             if body.startswith("<!--"):
                 begin = starts[i] + indent + 4
-                if searched_from < 0 or not (searched_at < 0 or searched_at >= begin):
-                    searched_at = text.find("-->", begin)
-                    searched_from = begin
-                close = searched_at
-                if close >= 0:
-                    j = bisect_right(starts, close) - 1
-                    if not raw[j][close - starts[j] + 3:].strip(" \t\r"):
+                if close_at < begin:  # each search resumes past the previous one
+                    close_at = text.find("-->", begin)
+                    if close_at == -1:
+                        close_at = text_len  # none anywhere after: never search again
+                if close_at < text_len:
+                    j = bisect_right(starts, close_at) - 1
+                    if not raw[j][close_at - starts[j] + 3:].strip(" \t\r"):
                         i = j + 1
                         continue
         kept.append(i)
