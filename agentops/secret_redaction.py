@@ -389,10 +389,6 @@ _HEXLET = frozenset("abcdefABCDEF")
 _DIGITS = frozenset("0123456789")
 
 
-def _isword(text: str, i: int) -> bool:
-    return 0 <= i < len(text) and text[i] in _WORDCH
-
-
 def _entropy_at_least(counts: Iterable[int], n: int, twice_bits: int) -> bool:
     """True when the Shannon entropy of `counts` (summing to n) is >= twice_bits / 2, exactly."""
     cs = [c for c in counts if c]
@@ -664,7 +660,7 @@ def _jwt_tail(text: str, e1: int) -> int:
     e3 = _JWT_STOP.search(text, s3)
     k = e3.start() if e3 else n
     while k >= s3 + 5:
-        if _isword(text, k - 1) != _isword(text, k):
+        if (text[k - 1] in _WORDCH) != (k < n and text[k] in _WORDCH):
             return k
         k -= 1
     return -1
