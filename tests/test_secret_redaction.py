@@ -1027,6 +1027,28 @@ def test_noise_classes() -> None:
     assert noise_report(["x", "x"]).distinct == 1
 
 
+@pytest.mark.parametrize(("value", "cls"), [
+    ("http://h/Zx8kL2mQ9vR4tY7", "url"),             # 15-character run: not token-like
+    ("http://h/Zx8kL2mQ9vR4tY7wP", "unclassified"),   # 16 with letters and digits
+    ("/p/aaaaaaaaaaaaaaaaaaaaaaaa", "path"),           # letters only: not token-like
+    ("/p/1234567890123456789", "path"),                # digits only
+    ("a/b/c/", "path"),
+    ("a/b", "unclassified"),
+    ("sha512-" + "C" * 86 + "=", "unclassified"),
+    ("sha256-" + "A" * 44, "unclassified"),
+    ("SHA256:" + "d" * 64, "hash"),
+    ("sha256:" + "d" * 63, "unclassified"),
+    ("123e4567-e89b-12d3-a456-42661417400", "unclassified"),
+    ("uuid:123e4567-e89b-12d3-a456-426614174000", "unclassified"),
+    ("https://h.example", "url"),
+    ("https://h.example/a b", "unclassified"),
+    ("ftp://u@h/x", "unclassified"),
+])
+def test_noise_class_edges(value: str, cls: str) -> None:
+    rep = noise_report([value])
+    assert rep._asdict()[cls] == 1 and rep.total == 1
+
+
 def test_noise_iterates_once_and_never_raises() -> None:
     calls = []
 
