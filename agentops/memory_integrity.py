@@ -1380,7 +1380,7 @@ def _first_local_link_end(line: str, begin: int) -> int:
                 usable.append(pos)
             last_close = pos
         elif char == ")":
-            if pos - begin >= 6 and line.startswith(".md", pos - 3):
+            if pos - begin >= 7 and line.startswith(".md", pos - 3):  # "[](x.md)" is 8
                 while pointer < len(usable) and usable[pointer] <= pos - 6:
                     best = usable[pointer]
                     pointer += 1

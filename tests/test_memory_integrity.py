@@ -527,6 +527,27 @@ def test_str_subclass_inputs() -> None:
     assert type(result.coverage.reached) is int
 
 
+def test_str_subclass_content_is_copied() -> None:
+    class Blind(str):
+        def count(self, *args: Any) -> int:  # would hide every wiki link if used
+            return 0
+
+    result = lint("", [("user_a.md", Blind("[[gone]]"))])
+    assert [f.wiki for f in checks(result, "dangling-wiki-link")] == ["gone"]
+    result = lint("", [{"name": "user_a.md", "content": Blind("[[gone]]")}])
+    assert [f.wiki for f in checks(result, "dangling-wiki-link")] == ["gone"]
+
+
+def test_messages_stay_on_one_line() -> None:
+    result = lint("", [("user_a\nb.md", "x"), ("user_c\rd.md", "y")])
+    messages = [f.message for f in result.findings]
+    assert len(messages) == 2 and all("\n" not in m and "\r" not in m for m in messages)
+    assert "user_a\\nb.md" in messages[0] and "user_c\\rd.md" in messages[1]
+    fixes = repairs("", [("user_a\nb.md", "x")]).repairs
+    assert "\n" not in fixes[0].message and "user_a\\nb.md" in fixes[0].message
+    assert mi._one_line("plain") == "plain"
+
+
 def test_index_read_rule() -> None:
     assert lint(42, [("a.md", "")]).coverage.index_read is False
     assert lint(" ", []).swept is True  # non-empty index text is read
@@ -1147,6 +1168,8 @@ def test_compaction_head_boundaries() -> None:
     c = compact_index_lines("- [](abc.md) " + "t " * 40, 30)
     assert c.text.startswith("- [](abc.md) t") and c.changes
     assert mi._entry_head("- [](abc.md) x") == 13
+    assert mi._entry_head("- [](x.md)") == 10 and mi._entry_head("- [](.md)") == -1
+    assert mi._entry_head("* [y](x.md) - z") == 14
     assert mi._entry_head("-\t[a](b.md)") == 11 and mi._entry_head("- x") == -1
 
 
