@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from agentops import memory_integrity as mi
@@ -415,7 +415,6 @@ class _ScannersOnly:
         mi._REGEX_SAFE_OPENERS = self.saved
 
 
-@settings(max_examples=300)
 @given(st.text(alphabet="[]()! .mdMD/\\:a\n\r\t", max_size=40))
 def test_index_links_match_reference(text: str) -> None:
     expected = _ref_index_links(text)
@@ -444,7 +443,6 @@ def test_wiki_links_rules() -> None:
 _WIKI_RE = re.compile(r"\[\[([^\]\r\n]+)\]\]")
 
 
-@settings(max_examples=300)
 @given(st.text(alphabet="[]|# a\n\r", max_size=40))
 def test_wiki_links_match_reference(text: str) -> None:
     expected = tuple(n for n in (m.group(1).split("|")[0].split("#")[0].strip()
@@ -665,14 +663,12 @@ def test_threshold_fractions() -> None:
     assert mi._Nearest._need(1, 1) == 1 and mi._Nearest._need(5, 9) == 4
 
 
-@settings(max_examples=300)
 @given(st.lists(st.frozensets(st.sampled_from("abcdefghijklmn"), min_size=1, max_size=12),
                 max_size=30))
 def test_near_duplicates_equal_all_pairs(sets: list[frozenset[str]]) -> None:
     assert mi._similar_pairs(sets) == _oracle_pairs(sets)
 
 
-@settings(max_examples=60)
 @given(st.lists(st.tuples(st.sampled_from(["feedback", "project", "Zz", "9"]),
                           st.lists(st.sampled_from(["a", "b", "c", "d", "the", "1", "e"]),
                                    max_size=6)), max_size=16))
@@ -798,7 +794,6 @@ _LINE_PIECES = ["", "x", "  ", "---", "--- x", "<!-- a", "-->", "<!-- b -->", "`
                 "<!-- -->x", "\t", "\x0b", "2026-01-05 y", "<!-->", "x <!-- y -->"]
 
 
-@settings(max_examples=400)
 @given(st.lists(st.sampled_from(_LINE_PIECES), max_size=14), st.sampled_from(["\n", "\r\n"]),
        st.integers(1, 6), st.integers(1, 40), st.one_of(st.none(), st.integers(1, 60)),
        st.one_of(st.none(), st.integers(0, 80)))
@@ -1008,7 +1003,6 @@ def _scan_nearest(inv: Any, ref: str) -> str | None:
 _WORD = st.sampled_from(["ab", "cd", "ef", "gh", "ij", "kl", "mn", "op", "the", "7"])
 
 
-@settings(max_examples=300)
 @given(st.lists(st.tuples(st.lists(_WORD, min_size=1, max_size=7), st.booleans(),
                           st.lists(_WORD, max_size=5)), max_size=12),
        st.lists(_WORD, max_size=9))
@@ -1190,7 +1184,6 @@ def test_compaction_only_if_shorter_in_bytes() -> None:
 _HEAD_RE = re.compile(r"\s*[-*]\s.*?\[[^\]]*\]\([^)\s/\\]+\.md\)\s*(?:[—:·-]\s*)?")
 
 
-@settings(max_examples=400)
 @given(st.text(alphabet="-* [](). md/\\x—:", max_size=30))
 def test_entry_head_matches_reference(line: str) -> None:
     match = _HEAD_RE.match(line)
@@ -1231,7 +1224,6 @@ _ANY = st.recursive(
     max_leaves=12)
 
 
-@settings(max_examples=200)
 @given(_ANY, _ANY, _ANY, _ANY, _ANY, _ANY)
 def test_never_raises(index: Any, files: Any, a: Any, b: Any, c: Any, d: Any) -> None:
     for fn in (lint, repairs):
@@ -1249,7 +1241,6 @@ def test_never_raises(index: Any, files: Any, a: Any, b: Any, c: Any, d: Any) ->
 _TEXTISH = st.text(alphabet="[]()!|#-_*.mdMD :\n\r\t<>`~ax😀é2026", max_size=60)
 
 
-@settings(max_examples=200)
 @given(_TEXTISH, st.lists(st.tuples(st.text(alphabet="ab_.mdMD-", min_size=1, max_size=8),
                                     st.one_of(st.none(), _TEXTISH)), max_size=6))
 def test_never_raises_on_text(index: str, files: list[tuple[str, str | None]]) -> None:
