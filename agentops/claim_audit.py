@@ -132,6 +132,7 @@ _CUT_RE = re.compile(r";|[.!?](?=\s|\Z)")
 _WORD_RE = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)?")
 _MENTION_RE = re.compile(r"[\w.\-/\\@~+]+")
 _SPACE_RE = re.compile(r"\s")
+_SEPARATOR_RE = re.compile("://")
 _SLASH_RUN_RE = re.compile(r"/{2,}")
 _SCHEME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-")
 _FENCES = ("```", "~~~")
@@ -186,24 +187,21 @@ def _blank_urls(text: str) -> str:
     if "://" not in text:
         return text
     parts = []
-    done = pos = 0
-    while True:
-        sep = text.find("://", pos)
-        if sep < 0:
-            break
-        start = sep
+    done = 0
+    for separator in _SEPARATOR_RE.finditer(text):
+        sep = start = separator.start()
+        # a separator inside the URL blanked last stops here at once: start == sep
         while start > done and text[start - 1] in _SCHEME_CHARS:
             start -= 1
         while start < sep and not text[start].isalpha():  # ASCII here: a scheme character
             start += 1
         if start == sep:  # no scheme: not a URL
-            pos = sep + 1
             continue
-        space = _SPACE_RE.search(text, sep + 3)
+        space = _SPACE_RE.search(text, separator.end())
         end = space.start() if space else len(text)
         parts.append(text[done:start])
         parts.append(" ")
-        done = pos = end
+        done = end
     parts.append(text[done:])
     return "".join(parts)
 
@@ -234,7 +232,7 @@ def _line_claims(line: str, extensions: frozenset[str]) -> list[Claim]:
     if "." not in text:
         return []  # a mention needs a dot: nothing to claim
     text = text.replace("\u2019", "'")
-    if not any(word.lower() in CLAIM_VERBS for word in _WORD_RE.findall(text)):
+    if CLAIM_VERBS.isdisjoint(word.lower() for word in _WORD_RE.findall(text)):
         return []  # no claim verb anywhere in the line
     claims: list[Claim] = []
     start = 0
@@ -295,7 +293,7 @@ class _Index:
             node = self.root
             for part in reversed(tail.split("/")):
                 node = node.setdefault(part, {})
-            node[None] = True  # None marks the end of a changed path; parts are str
+            node.setdefault(None, {})  # None marks the end of a changed path; parts are str
 
     def matches(self, mention: str) -> bool:
         node = self.root

@@ -327,6 +327,12 @@ def test_url_at_line_start_and_empty_url() -> None:
     assert paths("ftp://h/x.py https://h/y.py, updated c.py") == ["c.py"]
 
 
+def test_scheme_starts_at_its_first_letter() -> None:
+    assert paths("Updated 9c.h://x") == []
+    assert paths("Updated b.py 9.c://x") == ["b.py"]
+    assert paths("Updated a.js 12+-http://x/y.py") == ["a.js"]
+
+
 def test_urls_after_a_bare_separator_at_line_start() -> None:
     assert paths("://x https://h/b.js updated c.js") == ["c.js"]
 
@@ -681,6 +687,13 @@ def test_many_changed_paths_with_same_name_is_fast() -> None:
 def test_self_check_passes(capsys: pytest.CaptureFixture[str]) -> None:
     ca._self_check()
     assert capsys.readouterr().out == "claim_audit self-check: all assertions passed\n"
+
+
+def test_running_the_file_runs_the_self_check() -> None:
+    done = subprocess.run([sys.executable, str(Path(ca.__file__).resolve())],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0
+    assert done.stdout == "claim_audit self-check: all assertions passed\n"
 
 
 def test_self_check_refuses_under_O() -> None:

@@ -906,6 +906,13 @@ def test_self_check_passes(capsys: pytest.CaptureFixture[str]) -> None:
     assert capsys.readouterr().out == "loop_guard self-check: all assertions passed\n"
 
 
+def test_running_the_file_runs_the_self_check() -> None:
+    done = subprocess.run([sys.executable, str(Path(lg.__file__).resolve())],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0
+    assert done.stdout == "loop_guard self-check: all assertions passed\n"
+
+
 def test_self_check_refuses_under_O() -> None:
     done = subprocess.run([sys.executable, "-O", "-c",
                            "from agentops import loop_guard; loop_guard._self_check()"],
