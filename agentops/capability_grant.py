@@ -483,16 +483,14 @@ def parse_grant(text: str | bytes, allowed_classes: Iterable[str] = ()) -> Grant
     kind: Any = type(text)
     try:
         if issubclass(kind, str):
-            document = _str_snapshot(text)
+            document = str.__str__(text)
         elif issubclass(kind, bytes):
             document = bytes.decode(text, "utf-8")  # type: ignore[arg-type]
         elif issubclass(kind, bytearray):
             document = bytearray.decode(text, "utf-8")  # type: ignore[arg-type]
         else:
             return None
-        if not document or not document.strip():
-            return None
-        loaded = _loads_strict(document)
+        loaded = _loads_strict(document)  # blank or invalid text raises: no grant
     except Exception:
         return None
     if type(loaded) is not dict:
