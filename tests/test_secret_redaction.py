@@ -1206,6 +1206,65 @@ def test_self_check_refuses_without_assertions() -> None:
     assert "all assertions passed" not in done.stdout
 
 
+PREFIX_EXAMPLES = {
+    "aws-key": [p + "IOSFODNN7EXAMPLE" for p in ("AKIA", "ASIA", "ABIA", "ACCA")],
+    "stripe-key": [p + "4eC39HqLyjWDarjt" for p in ("sk_live_", "pk_live_", "rk_live_",
+                                                     "sk_test_", "pk_test_", "rk_test_")]
+    + ["whsec_" + "4eC39HqLyjWDarjtT1zdp7dc"],
+    "github-token": ["gh" + c + "_" + AN for c in "pousr"] + ["github_pat_" + "a_1" * 14],
+    "gitlab-token": ["gl" + p + "-" + "a1_-" * 5 for p in (
+        "pat", "dt", "rt", "ptt", "ft", "imt", "soat", "oas", "agent", "cbt", "ffct")]
+    + ["GR1348941" + "a1_-" * 5],
+    "google-oauth": ["ya29." + "a" * 20, "GOCSPX-" + "a" * 20],
+    "slack-token": [p + "-" + "1234567890" for p in (
+        "xoxa", "xoxb", "xoxe", "xoxo", "xoxp", "xoxr", "xoxs", "xapp", "xoxe.xoxb", "xoxe.xoxp")],
+    "slack-webhook": ["https://hooks.slack.com/" + k + "/T0/B1" for k in (
+        "services", "workflows", "triggers")],
+    "discord-webhook": ["https://" + h + ".com/api" + v + "/webhooks/1/a" for h in (
+        "discord", "discordapp", "canary.discord", "ptb.discord") for v in ("", "/v10")],
+    "huggingface-token": ["hf_" + "a1" * 15, "api_org_" + "a1" * 15],
+    "twilio-key": ["SK" + HX[:32], "AC" + HX[:32]],
+    "shopify-token": ["shp" + k + "_" + HX[:32] for k in ("at", "ss", "ca", "pa")],
+    "digitalocean-token": ["do" + k + "_v1_" + HX for k in "por"],
+    "vault-token": ["hv" + k + "." + "a" * 24 for k in "sbr"],
+    "azure-storage-key": ["SharedAccessKey=" + B64_88],
+    "azure-sas": [c + "sig=" + "a" * 20 for c in "?&;"],
+    "grafana-token": ["glsa_" + "a" * 32 + "_" + "0" * 8, "glc_" + "a+b/" * 8],
+    "sentry-token": ["sntryu_" + HX, "sntrys_eyJ" + "a" * 40],
+}
+
+
+@pytest.mark.parametrize(("shape", "token"), [
+    (shape, token) for shape, tokens in PREFIX_EXAMPLES.items() for token in tokens])
+def test_every_documented_prefix(shape: str, token: str) -> None:
+    res = R("x " + token + " y")
+    assert res.shapes[0] == shape, (token, res)
+    assert ORACLE("x " + token + " y") == res
+
+
+def test_url_password_length_floor() -> None:
+    assert R("https://u:abc12345@h")[1] == ("url-credentials",)
+    assert R("https://u:abc1234@h")[1] == ()
+
+
+def test_growth_padding_cap() -> None:
+    assert R(B64 + "-x===").text == "[redacted:long-base64]="
+
+
+def test_find_with_token_remnant() -> None:
+    key = "-----BEGIN RSA PRIVATE KEY-----\nabc\n-----END RSA PRIVATE KEY-----"
+    uri = "postgres://app:pw@db.internal:5432/prod"
+    t = uri + key + " " + AWS
+    res = R(t)
+    assert res.text == "[redacted:db-uri-creds]] [redacted:aws-key]"
+    assert find_secret_shapes(t) == (Found("db-uri-creds", 0, len(uri) + len(key)),
+                                     Found("aws-key", len(t) - 20, len(t)))
+    t2 = AWS + " " + t
+    assert find_secret_shapes(t2) == (Found("aws-key", 0, 20),
+                                      Found("db-uri-creds", 21, 21 + len(uri) + len(key)),
+                                      Found("aws-key", len(t2) - 20, len(t2)))
+
+
 def test_prefilter_never_hides_a_match() -> None:
     # every sample keeps firing when padded with benign text of the size the benchmark uses
     pad = "def f(x):\n    return x + 1  # comment\n" * 50
