@@ -1243,6 +1243,8 @@ def test_every_documented_prefix(shape: str, token: str) -> None:
 
 
 def test_url_password_length_floor() -> None:
+    assert R("https://:hunter22secret@h") == ("https://[redacted:url-credentials]@h",
+                                                ("url-credentials",))
     assert R("https://u:abc12345@h")[1] == ("url-credentials",)
     assert R("https://u:abc1234@h")[1] == ()
 
