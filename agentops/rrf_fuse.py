@@ -74,7 +74,7 @@ import itertools
 import math
 import numbers
 from collections import defaultdict
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from decimal import Decimal
 from typing import NamedTuple
 
@@ -162,9 +162,9 @@ def _read_score(element: object, key: object) -> float:
     return 0.0 if number is None else number
 
 
-def _terms(weight: float, k: float, count: int) -> list[float]:
-    """`weight / (k + rank)` for ranks 1..count, each a Python float division."""
-    return [weight / (k + rank) for rank in range(1, count + 1)]
+def _terms(weight: float, k: float) -> Iterator[float]:
+    """`weight / (k + rank)` for rank 1, 2, 3, ... (endless, lazy), each a float division."""
+    return map(weight.__truediv__, map(k.__add__, itertools.count(1)))
 
 
 def _total(terms: list[float]) -> float:
@@ -185,8 +185,8 @@ def rrf_fuse(pool: object, limit: object = None, *, k: object = RRF_K,
     count = len(elements)
     # sorted() with reverse=True is stable: equal scores keep pool order (ordinal ranks).
     by_relevance = sorted(range(count), key=scores.__getitem__, reverse=True)
-    relevance_rank = dict(zip(by_relevance, range(1, count + 1), strict=True))
-    terms = _terms(1.0, kk, count)
+    relevance_rank = dict(zip(by_relevance, itertools.count(1)))
+    terms = list(itertools.islice(_terms(1.0, kk), count))
     fused = [_total([terms[i], terms[relevance_rank[i] - 1]]) for i in range(count)]
     order = _cut(sorted(range(count), key=fused.__getitem__, reverse=True),
                  _limit_or_none(limit))
@@ -245,28 +245,28 @@ def _fuse(lists: list[list[object] | None], k: float, weight_of: list[float]) ->
         if ranking:
             placed.append((j, list(map(index.__getitem__, ranking))))
     total = len(index)
-    rank_numbers = list(range(1, max((len(p) for _, p in placed), default=0) + 1))
     rank_columns: list[list[int | None]] = [[None] * total] * len(lists)
     term_columns: list[list[float]] = []
     for j, positions in placed:
         ranks: list[int | None] = [None] * total
         # any() runs each map to its end in C: __setitem__ returns None, which is falsy.
-        any(map(ranks.__setitem__, positions, rank_numbers))
+        any(map(ranks.__setitem__, positions, itertools.count(1)))
         if total - ranks.count(None) != len(positions):
             # Repeats: rank first occurrences only. Every slot written above is written
             # again here, so nothing from the first pass survives.
             positions = list(dict.fromkeys(positions))
-            any(map(ranks.__setitem__, positions, rank_numbers))
+            any(map(ranks.__setitem__, positions, itertools.count(1)))
         rank_columns[j] = ranks
         terms = [0.0] * total
-        any(map(terms.__setitem__, positions, _terms(weight_of[j], k, len(positions))))
+        any(map(terms.__setitem__, positions, _terms(weight_of[j], k)))
         term_columns.append(terms)
     # An absent id adds an exact 0.0 term, which leaves a correctly rounded sum unchanged.
+    # Every column holds exactly `total` entries, so the zips below line up by construction.
     try:
-        scores = list(map(math.fsum, zip(*term_columns, strict=True)))
+        scores = list(map(math.fsum, zip(*term_columns)))  # noqa: B905
     except OverflowError:
-        scores = [_total(list(row)) for row in zip(*term_columns, strict=True)]
-    return list(index), scores, list(zip(*rank_columns, strict=True))
+        scores = [_total(list(row)) for row in zip(*term_columns)]  # noqa: B905
+    return list(index), scores, list(zip(*rank_columns))  # noqa: B905
 
 
 def fuse_rankings(rankings: object, *, k: object = RRF_K, weights: object = None,
