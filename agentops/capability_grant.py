@@ -295,8 +295,8 @@ def _parse_timestamp(value: object) -> datetime | None:
     zone = found.group(8)
     offset = timedelta(0)
     if zone != "Z":
-        zone_hours, zone_minutes = int(zone[1:3]), int(zone[4:6])
-        if zone_hours > 23 or zone_minutes > 59:
+        zone_hours, zone_minutes = int(zone[1:3]), int(zone[4:])
+        if zone_minutes > 59:  # hours of 24 or more are refused by timezone() below
             return None
         offset = timedelta(hours=zone_hours, minutes=zone_minutes)
         if zone[0] == "-":
