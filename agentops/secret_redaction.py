@@ -1312,13 +1312,9 @@ def _track(tokens: list[_Tok], spans: _Spans, name: str, tlen: int) -> list[_Tok
             new.append((t[0] + shift, t[1] + shift, t[2], t[3], t[4]))
             last = t
             ti += 1
-        if ti < len(tokens) and tokens[ti][0] <= a:
-            head = tokens[ti]
-            in_s = head[2]
-            if head[0] < a:
-                new.append((head[0] + shift, a + shift, head[2], head[2], ""))
-        else:
-            in_s = raw_in(a, last)
+        # No rule's match starts inside a token (no literal, scheme or candidate run occurs
+        # in "[redacted:<name>]"), so a span starts in raw text; only its end can cut a token.
+        in_s = raw_in(a, last)
         absorbed: _Tok | None = None
         while ti < len(tokens) and tokens[ti][0] < b:
             absorbed = tokens[ti]
