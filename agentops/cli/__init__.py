@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import pkgutil
+import os
 import sys
 from collections.abc import Sequence
 
@@ -24,8 +24,11 @@ from agentops.cli import _common
 
 
 def _command_files() -> list[str]:
-    """The command files of this package, by name; private helpers start with `_`."""
-    return sorted(m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_"))
+    """The command files of this package, by name; private helpers start with `_`.
+    (A plain directory listing: `pkgutil` would import `inspect`, a cost every
+    hook call would pay.)"""
+    here = os.path.dirname(os.path.abspath(__file__))
+    return sorted(n[:-3] for n in os.listdir(here) if n.endswith(".py") and not n.startswith("_"))
 
 
 def build_parser() -> argparse.ArgumentParser:

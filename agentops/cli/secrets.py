@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import bisect
-import hashlib
 import sys
 from collections import Counter
 from collections.abc import Iterator
@@ -140,6 +139,8 @@ def _line_starts(text: str) -> list[int]:
 
 
 def _fingerprint(value: str) -> str:
+    import hashlib  # here: loading OpenSSL costs every other command ~10 ms
+
     return hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest()[:8]
 
 

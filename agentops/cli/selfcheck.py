@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
 import sys
 from typing import Any
 
@@ -42,6 +41,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run_one(name: str) -> tuple[bool, str]:
+    import subprocess  # here, not at the top: every command pays for top-level imports
+
     path = os.path.join(os.path.dirname(agentops.__file__), f"{name}.py")
     env = {k: v for k, v in os.environ.items() if k != "PYTHONOPTIMIZE"}
     try:
