@@ -161,7 +161,7 @@ BUDGET_TEMPLATE = (
 
 _TOKEN_RE = re.compile(r"[^\W_]+")
 _VOWELS = frozenset("aeiouy")
-_NO_DOUBLE_DROP = frozenset("lsz")
+_KEEP_DOUBLED = _VOWELS | frozenset("lsz")  # step c drops one of a doubled consonant but these
 _SUFFIXES = ("ing", "ed", "es", "s")
 _KEEP_S_AFTER = ("ss", "us", "is")
 
@@ -327,8 +327,8 @@ def _stem(token: str) -> str:
             if len(rest) >= 3 and any(ch in _VOWELS for ch in rest):
                 token = rest
                 break
-    if (len(token) >= 3 and token[-1] == token[-2] and token[-1] not in _VOWELS
-            and token[-1] not in _NO_DOUBLE_DROP):
+    last = token[-1]
+    if len(token) >= 3 and token[-2] == last and last not in _KEEP_DOUBLED:
         token = token[:-1]
     if len(token) > 3 and token.endswith("e"):
         token = token[:-1]

@@ -242,6 +242,18 @@ def test_calibration_pairs_in_the_guard() -> None:
             assert len(v2.state.queries) == 2
 
 
+def test_long_keys_are_compared_without_autojunk() -> None:
+    consonants = "bcdfghjk"
+    tokens = [a + b + c for a in consonants for b in consonants for c in consonants if b != c]
+    query = " ".join(tokens[:80])
+    assert normalize_query(query) == query and len(query) > 200
+    longer = "aaa " + query
+    assert similarity(query, longer) > 0.99
+    assert similarity(longer, query) > 0.99
+    v = check(check(new_turn(), "rag_lookup", query=query).state, "rag_lookup", query=longer)
+    assert v.matched_key == query and v.score > 0.99
+
+
 def test_similarity_edges() -> None:
     assert similarity("", "") == 1.0
     assert similarity("the", "the") == 1.0
