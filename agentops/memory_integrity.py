@@ -1393,9 +1393,8 @@ def _first_local_link_end(line: str, begin: int) -> int:
 
 
 def _compact_line(line: str, max_len: int) -> tuple[str | None, bool]:
-    """(new line or None, head too long?) for one line without its break."""
-    if len(line) <= max_len:
-        return None, False
+    """(new line or None, head too long?) for one line, without its break, that is
+    longer than ``max_len``."""
     head_len = _entry_head(line)
     if head_len < 0 or head_len == len(line):
         return None, False

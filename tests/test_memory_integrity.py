@@ -1122,6 +1122,9 @@ def test_compaction_rules() -> None:
     assert c.text == "- [T](t.md) — aaaa [x](y)…"
     # exactly max_len is untouched; CRLF breaks are kept
     assert compact_index_lines("- [T](t.md) " + "w" * 38, 50).changes == ()
+    exact = "- [T](t.md) " + "w" * 20 + " " + "w" * 17  # 50 characters, would shorten
+    assert len(exact) == 50 and compact_index_lines(exact, 50).text == exact
+    assert compact_index_lines(exact + "w", 50).text == "- [T](t.md) " + "w" * 20 + "…"
     text = "- [T](t.md) " + "w " * 40 + "\r\nnext\r\n"
     c = compact_index_lines(text, 30)
     assert c.text.endswith("…\r\nnext\r\n") and c.changes[0].line == 1
