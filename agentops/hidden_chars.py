@@ -167,7 +167,6 @@ def _hc_table() -> dict[int, str]:
 
 
 _CATEGORY_OF: dict[int, str] = _hc_table()
-_TAG_LO, _TAG_HI = RANGES[TAG][0]
 
 
 def _hc_class(categories: tuple[str, ...]) -> str:
@@ -212,7 +211,7 @@ def _hc_vs_exempt(text: str, i: int) -> bool:
     if i == 0:
         return False
     base = text[i - 1]
-    if ord(text[i]) <= 0xFE0F:  # VS1-VS16
+    if ord(text[i]) < 0xE0100:  # VS1-VS16 (VS17-VS256 start at U+E0100)
         if _hc_plain(base):
             return True
         return (
@@ -261,9 +260,9 @@ def _hc_reported(text: str, strict: bool) -> list[int]:
     match = search(text)
     while match is not None:
         start = match.start()
-        if _TAG_LO <= ord(text[start]) <= _TAG_HI:  # rule 5 needs the whole run
-            run = tag_run(text, start)
-            end = run.end() if run is not None else start + 1
+        run = tag_run(text, start)
+        if run is not None:  # a tag: rule 5 needs the whole run
+            end = run.end()
             if strict or not _hc_flag_run(text, start, end):
                 found.extend(range(start, end))
         else:
@@ -374,9 +373,8 @@ def _hc_posint(value: object) -> bool:
 def warning(result: object, *, limit: object = _DEFAULT_LIMIT) -> str:
     """One line naming each distinct hidden code point, or "" when there is nothing to say."""
     try:
-        cap = limit if isinstance(limit, int) and not isinstance(limit, bool) else -1
-        if cap < 0:
-            cap = _DEFAULT_LIMIT
+        valid = isinstance(limit, int) and not isinstance(limit, bool) and limit >= 0
+        cap = int(limit) if valid else _DEFAULT_LIMIT  # type: ignore[call-overload]
         findings = _hc_field(result, "findings")
         if not isinstance(findings, (list, tuple)):
             return ""
@@ -386,7 +384,7 @@ def warning(result: object, *, limit: object = _DEFAULT_LIMIT) -> str:
             cp = _hc_field(finding, "codepoint")
             line = _hc_field(finding, "line")
             column = _hc_field(finding, "column")
-            if not (isinstance(cp, int) and not isinstance(cp, bool)) or cp not in _CATEGORY_OF:
+            if type(cp) is not int or cp not in _CATEGORY_OF:
                 continue
             if not (_hc_posint(line) and _hc_posint(column)):
                 continue

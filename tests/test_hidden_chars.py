@@ -418,6 +418,11 @@ def test_lines_split_on_newline_only() -> None:
         (2, 1, 3), (5, 3, 1), (7, 3, 3), (10, 4, 1)]
 
 
+def test_line_counts_a_newline_at_index_zero() -> None:
+    assert [(f.line, f.column) for f in scan("\n\u200b").findings] == [(2, 1)]
+    assert [(f.line, f.column) for f in scan("\n\nx\u200b").findings] == [(3, 2)]
+
+
 def test_line_column_many_on_same_line_after_newlines() -> None:
     text = "ab\ncd\nef\u200b\u200bg\u200b"
     assert [(f.line, f.column) for f in scan(text).findings] == [(3, 3), (3, 4), (3, 6)]
@@ -572,7 +577,8 @@ def test_warning_unreadable_inputs() -> None:
     assert warning({"findings": [{**f, "line": True}]}) == ""
     assert warning({"findings": [{**f, "column": "2"}]}) == ""
     assert warning({"findings": [{**f, "line": 1}]}) == warning(res)
-    mixed = {"findings": [None, {**f, "line": -3}, f, 7]}
+    mixed = {"findings": [None, {**f, "line": -3}, {**f, "codepoint": 0x41}, f, 7,
+                          {**f, "codepoint": True}, {**f, "codepoint": 8203.0}]}
     assert warning(mixed) == warning(res)
 
 
