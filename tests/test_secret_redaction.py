@@ -464,6 +464,9 @@ EDGES = [
      "[redacted:jwt]", ("jwt",)),
     ("eyJ" + "a" * 10 + "." + "b" * 10 + "." + "-" * 8, "eyJ" + "a" * 10 + "." + "b" * 10
      + "." + "-" * 8, ()),
+    ("eyJ" + "a" * 10 + "." + "b" * 10, "eyJ" + "a" * 10 + "." + "b" * 10, ()),
+    ("eyJ" + "a" * 10 + "." + "b" * 10 + ".", "eyJ" + "a" * 10 + "." + "b" * 10 + ".", ()),
+    ("eyJ" + "a" * 10, "eyJ" + "a" * 10, ()),
     ("Authorization: Basic YWI6Y2Q", "Authorization: Basic [redacted:http-auth-header]",
      ("http-auth-header",)),
     ("Authorization: Basic YWI6Y2Q=", "Authorization: Basic [redacted:http-auth-header]",
