@@ -651,13 +651,10 @@ def _load_view(text: str) -> _LoadView:
         loaded[-1] = (loaded[-1][0], loaded[-1][1].rstrip(_LINE_WS))
     chars = sum(_u16(piece) for _, piece in loaded) + max(len(loaded) - 1, 0)
     size = sum(_u8(piece) for _, piece in loaded) + max(len(loaded) - 1, 0)
-    contract = raw
-    for idx in range(count - 1):
+    for idx in range(count - 1):  # from here on, raw holds the contract lines (§4.1)
         if raw[idx].endswith("\r"):
-            if contract is raw:
-                contract = list(raw)
-            contract[idx] = raw[idx][:-1]
-    return _LoadView(loaded, contract, len(loaded), chars, size)
+            raw[idx] = raw[idx][:-1]
+    return _LoadView(loaded, raw, len(loaded), chars, size)
 
 
 class _Budget(NamedTuple):
@@ -1186,8 +1183,8 @@ class _Nearest:
         best: tuple[float, int] | None = None
         w = len(words)
         ordered = self._ordered(words)
-        for k in self.sizes:
-            if (_REPAIR_NUM + _REPAIR_DEN) * min(w, k) < _REPAIR_NUM * (w + k) or not w:
+        for k in self.sizes if w else ():
+            if (_REPAIR_NUM + _REPAIR_DEN) * min(w, k) < _REPAIR_NUM * (w + k):
                 continue
             postings = self.by_size[k]
             candidates: set[int] = set()

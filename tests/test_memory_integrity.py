@@ -423,6 +423,17 @@ def test_index_links_match_reference(text: str) -> None:
         assert extract_index_links(text) == expected
 
 
+def test_scanner_adjacent_links() -> None:
+    text = "[a](b.md)[c](d.md)![e](f.md)[g](h.md) [i](j.md)"
+    expected = (IndexLink("a", "b.md", 1), IndexLink("c", "d.md", 1),
+                IndexLink("g", "h.md", 1), IndexLink("i", "j.md", 1))
+    assert extract_index_links(text) == expected
+    with _ScannersOnly():
+        assert extract_index_links(text) == expected
+        assert extract_index_links("[][a](b.md) [x]y [p] (q.md)") == (IndexLink("a", "b.md", 1),)
+        assert extract_wiki_links("[[a]][[b]] [[]][[c]]") == ("a", "b", "c")
+
+
 def test_regex_fast_path_bound() -> None:
     assert mi._REGEX_SAFE_OPENERS == 32
     line = "[" * 32 + "[a](b.md)"  # 33 openers: the scanner decides, same answer
@@ -847,6 +858,13 @@ def test_fence_rules() -> None:
     assert b is not None and b.index_lines == 3
 
 
+def test_fence_close_indent() -> None:
+    # a closing run indented 4 spaces does not close; 3 spaces does
+    assert budget_finding("```\n    ```\n<!-- x -->", max_lines=2).index_lines == 3
+    assert budget_finding("```\n   ```\n<!-- x -->", max_lines=1).index_lines == 2
+    assert budget_finding("~~~~\n~~~~~ \t\n<!-- x -->", max_lines=1).index_lines == 2
+
+
 def test_comment_rules() -> None:
     assert budget_finding("<!-- a\nb\nc --> \t", max_lines=1, max_chars=1) is None
     assert budget_finding("a\n<!--\n-->b\nc", max_lines=3).index_lines == 4
@@ -1167,6 +1185,13 @@ def test_compaction_head_boundaries() -> None:
     assert mi._entry_head("- [](abc.md) x") == 13
     assert mi._entry_head("- [](x.md)") == 10 and mi._entry_head("- [](.md)") == -1
     assert mi._entry_head("* [y](x.md) - z") == 14
+    assert mi._entry_head("- [T](t.md) —abc") == 13
+    assert mi._entry_head("- [T](t.md) - - x") == 14
+    # a bullet line without a memory-local link is no entry, whatever it ends with
+    for tail in (" ", "-", " — "):
+        line = "- [T](sub/t.md) " + "x " * 40 + tail
+        assert mi._entry_head(line) == -1
+        assert compact_index_lines(line, 30).text == line
     assert mi._entry_head("-\t[a](b.md)") == 11 and mi._entry_head("- x") == -1
 
 
