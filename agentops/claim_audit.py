@@ -79,6 +79,7 @@ the file system disagree, the file system wins.
 from __future__ import annotations
 
 import re
+import string
 from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
@@ -134,7 +135,7 @@ _MENTION_RE = re.compile(r"[\w.\-/\\@~+]+")
 _SPACE_RE = re.compile(r"\s")
 _SEPARATOR_RE = re.compile("://")
 _SLASH_RUN_RE = re.compile(r"/{2,}")
-_SCHEME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-")
+_SCHEME_CHARS = frozenset(string.ascii_letters + string.digits + "+.-")
 _FENCES = ("```", "~~~")
 
 
