@@ -432,6 +432,8 @@ def test_scanner_adjacent_links() -> None:
         assert extract_index_links(text) == expected
         assert extract_index_links("[][a](b.md) [x]y [p] (q.md)") == (IndexLink("a", "b.md", 1),)
         assert extract_wiki_links("[[a]][[b]] [[]][[c]]") == ("a", "b", "c")
+        assert extract_index_links("(x [a") == () and extract_index_links("[a](b.md [c") == ()
+        assert extract_wiki_links("[[a") == () and extract_wiki_links("[[a|b#c]]") == ("a",)
 
 
 def test_regex_fast_path_bound() -> None:
