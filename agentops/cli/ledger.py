@@ -132,7 +132,12 @@ _NONBLOCK = getattr(os, "O_NONBLOCK", 0)  # a FIFO without a reader fails instea
 
 def _ends_in_newline(path: str, info: os.stat_result) -> bool:
     """Whether the file `info` describes ends in b"\\n"; False when that cannot be
-    read back from the same file (the caller then writes a separating newline)."""
+    read back from the same file (the caller then writes a separating newline).
+
+    Under concurrent appends this can answer False for a tail that is only
+    mid-write (a page-crossing append publishes its new size before its last
+    bytes), which costs one blank line, never a merged row: blank lines are not
+    rows."""
     try:
         fd = os.open(path, os.O_RDONLY | _NONBLOCK)
     except OSError:
