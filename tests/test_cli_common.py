@@ -192,3 +192,13 @@ def test_selfcheck_reports_a_failing_module(tmp_path: Path, monkeypatch: pytest.
     assert selfcheck.run(argparse.Namespace(modules=[])) == 3
     assert capsys.readouterr().out.splitlines() == ["FAIL broken: boom", "ok fine"]
     assert selfcheck.run(argparse.Namespace(modules=["fine"])) == 0
+
+
+def test_read_memory_dir_never_follows_a_swapped_in_link(tmp_path: Path) -> None:
+    target = tmp_path / "elsewhere.txt"
+    target.write_text("outside", encoding="utf-8")
+    (tmp_path / "fact.md").symlink_to(target)
+    assert _common._read_replacing(str(tmp_path / "fact.md")) is None
+    fifo = tmp_path / "pipe.md"
+    os.mkfifo(fifo)
+    assert _common._read_replacing(str(fifo)) is None  # returns at once, never blocks

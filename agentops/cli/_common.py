@@ -216,10 +216,21 @@ def read_memory_dir(directory: str) -> MemoryDir:
 
 
 def _read_replacing(path: str) -> str | None:
+    # The entry was a regular file when listed; refuse to follow a symlink or block on
+    # a FIFO swapped in since, and read it as contentless instead.
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
     try:
-        with open(path, "rb") as handle:
+        fd = os.open(path, flags)
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        with os.fdopen(os.dup(fd), "rb") as handle:
             data = handle.read()
     except OSError:
         return None
+    finally:
+        os.close(fd)
     text = data.decode("utf-8", "replace")
     return text[1:] if text.startswith("\ufeff") else text
