@@ -202,3 +202,10 @@ def test_read_memory_dir_never_follows_a_swapped_in_link(tmp_path: Path) -> None
     fifo = tmp_path / "pipe.md"
     os.mkfifo(fifo)
     assert _common._read_replacing(str(fifo)) is None  # returns at once, never blocks
+
+
+def test_a_fail_open_hook_swallows_its_own_usage_errors(capsys: Any) -> None:
+    assert cli.main(["hook", "post-tool-use", "--no-such-flag"]) == 0
+    assert capsys.readouterr().out == ""
+    assert cli.main(["hook", "pre-tool-use", "--no-such-flag"]) == 2  # fail-closed stays 2
+    assert cli.main(["scan-secrets", "--no-such-flag", "."]) == 2

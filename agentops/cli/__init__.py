@@ -52,7 +52,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse: --help and --version exit 0, errors exit 2
-        return exc.code if isinstance(exc.code, int) and exc.code in (0, 2) else 2
+        return _common.EXIT_OK if exc.code == 0 else _usage_exit(parser, argv)
     run = getattr(args, "run", None)
     if run is None:
         parser.print_help(sys.stderr)
@@ -67,3 +67,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         _common.say_error(f"internal error: {type(exc).__name__}: {exc}")
         return crash_exit
     return code if code in _common.EXIT_CODES else crash_exit
+
+
+def _usage_exit(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> int:
+    """A usage error exits 2, except in a command whose contract is to fail open
+    (`crash_exit=0`, the PostToolUse hook): a typo in a hook's settings must not
+    break the tool loop it annotates."""
+    try:
+        known, _unknown = parser.parse_known_args(argv)
+    except SystemExit:
+        return _common.EXIT_USAGE
+    return _common.EXIT_OK if getattr(known, "crash_exit", None) == 0 else _common.EXIT_USAGE
