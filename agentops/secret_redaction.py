@@ -1000,10 +1000,18 @@ _GATE_LITERALS: dict[str, tuple[str, ...]] = {
 _Finder2 = Callable[[str, frozenset[str]], _Spans]
 
 
-def _anchored(pattern: re.Pattern[str], anchors: tuple[tuple[str, int], ...]) -> _Finder2:
+# Words every match of an anchored rule holds beyond its anchor: "https://" is common in
+# benign text, "discord" is not, so the webhook rule skips the regex when the word is absent.
+_ALSO_NEEDS: dict[str, str] = {"discord-webhook": "discord"}
+
+
+def _anchored(pattern: re.Pattern[str], anchors: tuple[tuple[str, int], ...],
+              needs: str = "") -> _Finder2:
     match = pattern.match
 
     def find(text: str, present: frozenset[str]) -> _Spans:
+        if needs not in text:
+            return []
         starts: list[int] = []
         sources = 0
         for lit, delta in anchors:
@@ -1245,7 +1253,8 @@ def _build_rules() -> tuple[_Rule, ...]:
             lits = frozenset(_GATE_LITERALS.get(name, ()))
         else:
             anchors = _ANCHORS[name]
-            disp = stor = _anchored(_rx(_NAMED_PATTERNS[name]), anchors)
+            disp = stor = _anchored(_rx(_NAMED_PATTERNS[name]), anchors,
+                                    _ALSO_NEEDS.get(name, ""))
             lits = frozenset(lit for lit, _ in anchors)
         rules.append(_Rule(name, disp, stor, lits))
     return tuple(rules)
