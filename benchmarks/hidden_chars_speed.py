@@ -25,12 +25,13 @@ import argparse
 import os
 import statistics
 import sys
-import sysconfig
 import time
 from collections.abc import Callable
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
+
+from _stdlib_corpus import stdlib_chunks  # noqa: E402
 
 from agentops import hidden_chars  # noqa: E402
 
@@ -39,27 +40,7 @@ TARGET_MB_S = 50.0
 
 
 def corpus(max_mb: float) -> list[str]:
-    stdlib = sysconfig.get_paths()["stdlib"]
-    chunks: list[str] = []
-    total = 0
-    limit = int(max_mb * 1_000_000)
-    for folder, dirs, files in os.walk(stdlib):
-        dirs[:] = sorted(d for d in dirs if d not in ("site-packages", "__pycache__"))
-        for name in sorted(files):
-            if not name.endswith(".py"):
-                continue
-            try:
-                with open(os.path.join(folder, name), encoding="utf-8") as handle:
-                    text = handle.read()
-            except (OSError, UnicodeDecodeError):
-                continue
-            for at in range(0, len(text), CHUNK):
-                piece = text[at:at + CHUNK]
-                chunks.append(piece)
-                total += len(piece.encode("utf-8", "surrogatepass"))
-                if total >= limit:
-                    return chunks
-    return chunks
+    return stdlib_chunks(int(max_mb * 1_000_000), CHUNK)
 
 
 def size_mb(chunks: list[str]) -> float:

@@ -34,12 +34,13 @@ import os
 import random
 import string
 import sys
-import sysconfig
 from collections import Counter
 from collections.abc import Callable
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
+
+from _stdlib_corpus import stdlib_chunks  # noqa: E402
 
 from agentops.secret_redaction import redact_secret_shapes, scrub_for_storage  # noqa: E402
 
@@ -248,23 +249,7 @@ def benign_samples(stdlib_chars: int) -> list[tuple[str, str]]:
         raw = handle.read()
     body = "\n".join(line for line in raw.splitlines() if not line.startswith("# "))
     out = [("benign.txt", block.strip("\n")) for block in body.split("\n----\n") if block.strip()]
-    root = sysconfig.get_paths()["stdlib"]
-    total = 0
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if d not in ("site-packages", "__pycache__"))
-        for name in sorted(filenames):
-            if not name.endswith(".py"):
-                continue
-            try:
-                with open(os.path.join(dirpath, name), encoding="utf-8") as handle:
-                    source = handle.read()
-            except (OSError, UnicodeDecodeError):
-                continue
-            for i in range(0, len(source), 2000):
-                out.append(("stdlib", source[i:i + 2000]))
-                total += len(out[-1][1])
-            if total >= stdlib_chars:
-                return out
+    out += [("stdlib", chunk) for chunk in stdlib_chunks(stdlib_chars)]
     return out
 
 
