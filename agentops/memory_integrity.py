@@ -395,10 +395,8 @@ def _name_type(name: str) -> str | None:
 def _frontmatter_block(text: str) -> str | None:
     if not text.startswith("---"):
         return None
-    close = text.find("\n---", 3)
-    if close < 0:
-        return None
-    return text[3:close]
+    block, closed, _after = text[3:].partition("\n---")
+    return block if closed else None
 
 
 def _scalar_value(rest: str) -> tuple[bool, str | None]:
@@ -562,7 +560,7 @@ def _wiki_links(content: str) -> list[str]:
         if found is None:
             return out
         stop = found.start()
-        if stop > start + 2 and content.startswith("]]", stop):
+        if content.startswith("]]", stop):  # "[[]]" gives an empty name, skipped below
             inner = content[start + 2:stop]
             name = inner.split("|", 1)[0].split("#", 1)[0].strip()
             if name:
@@ -1405,7 +1403,7 @@ def _compact_line(line: str, max_len: int) -> tuple[str | None, bool]:
         cut = cut[:space]
     bracket = cut.rfind("[")
     if bracket >= 0:
-        if bracket > 0 and cut[bracket - 1] == "[":
+        if cut[bracket - 1:bracket] == "[":  # the first of "[[" (empty slice at 0)
             bracket -= 1
         rest = cut[bracket:]
         if not (_WIKI_HEAD_RE.match(rest) or _MD_LINK_HEAD_RE.match(rest)):

@@ -7,6 +7,7 @@ import subprocess
 import sys
 import time
 from collections import OrderedDict
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -442,6 +443,44 @@ def test_regex_fast_path_bound() -> None:
     assert extract_index_links(line) == (IndexLink("[" * 32 + "a", "b.md", 1),)
     text = "[[x]] " * 40
     assert extract_wiki_links(text) == ("x",) * 40
+
+
+class _RegexSpy:
+    """Stands in for a compiled link regex and counts how often it is asked."""
+
+    def __init__(self, real: re.Pattern[str]) -> None:
+        self.real = real
+        self.calls = 0
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        self.calls += 1
+        return self.real.finditer(text)
+
+    def findall(self, text: str) -> list[str]:
+        self.calls += 1
+        return self.real.findall(text)
+
+
+def test_regex_fast_path_exact_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    # exactly 32 openers still take the regex; 33 go to the scanner
+    spy = _RegexSpy(mi._INDEX_LINK_RE)
+    monkeypatch.setattr(mi, "_INDEX_LINK_RE", spy)
+    assert extract_index_links("[" * 31 + "[a](b.md)") == (IndexLink("[" * 31 + "a", "b.md", 1),)
+    assert spy.calls == 1
+    assert extract_index_links("[" * 32 + "[a](b.md)") == (IndexLink("[" * 32 + "a", "b.md", 1),)
+    assert spy.calls == 1
+    wiki = _RegexSpy(mi._WIKI_LINK_RE)
+    monkeypatch.setattr(mi, "_WIKI_LINK_RE", wiki)
+    assert extract_wiki_links("[[x]] " * 32) == ("x",) * 32 and wiki.calls == 1
+    assert extract_wiki_links("[[x]] " * 33) == ("x",) * 33 and wiki.calls == 1
+
+
+def test_image_marker_only_right_before_the_link() -> None:
+    # a "!" at the end of the line is no image marker for a link at column 0
+    assert extract_index_links("[a](b.md) wow!") == (IndexLink("a", "b.md", 1),)
+    assert extract_index_links("x![a](b.md)") == ()
+    with _ScannersOnly():
+        assert extract_index_links("[a](b.md) wow!") == (IndexLink("a", "b.md", 1),)
 
 
 def test_wiki_links_rules() -> None:
@@ -1109,6 +1148,16 @@ def test_prune_candidates() -> None:
     assert suggest_prune_candidates("", 5) == () and suggest_prune_candidates(None) == ()
 
 
+def test_prune_targets_of_one_unit() -> None:
+    # 1 is the smallest target in every unit: one line meets it (0 means "no target")
+    text = "\n".join(f"line {n} 2026-01-{n:02d}" for n in range(1, 8))
+    assert len(suggest_prune_candidates(text)) == mi.DEFAULT_PRUNE_LIMIT
+    for kwargs in ({"over_bytes": 1}, {"over_lines": 1}, {"over_chars": 1}):
+        assert [c.line for c in suggest_prune_candidates(text, **kwargs)] == [1]
+    for kwargs in ({"over_bytes": 0}, {"over_lines": 0}, {"over_chars": 0}):
+        assert len(suggest_prune_candidates(text, **kwargs)) == mi.DEFAULT_PRUNE_LIMIT
+
+
 def test_prune_sizes_count_whole_line() -> None:
     (c,) = suggest_prune_candidates("  😀 2026-01-01 é  \r\nx")
     assert c.line == 1 and c.size_bytes == _u8("  😀 2026-01-01 é  ") + 1
@@ -1149,6 +1198,22 @@ def test_compaction_rules() -> None:
     c = compact_index_lines(text, 30)
     assert c.text.endswith("…\r\nnext\r\n") and c.changes[0].line == 1
     assert compact_index_lines(None).text == "" and compact_index_lines(42, 50).changes == ()
+
+
+def test_compaction_link_at_tail_start() -> None:
+    # explicit examples (not hypothesis): a "[[" or "[" opening the tail, complete or cut
+    head = "- [T](t.md) "
+    assert compact_index_lines(head + "[[wiki_name]] " + "q" * 50, 40).text == (
+        head + "[[wiki_name]] " + "q" * 13 + "…")
+    line = head + "[[wiki_name_that_is_far_too_long]] " + "q" * 50
+    assert compact_index_lines(line, 40).text == line  # the cut would empty the tail
+    line = head + "[x " + "q" * 50
+    assert compact_index_lines(line, 40).text == line
+    assert compact_index_lines(head + "[x](y) " + "q" * 50, 40).text == (
+        head + "[x](y) " + "q" * 20 + "…")
+    line = head + "a[[wiki_name_that_is_far_too_long]] " + "q" * 50
+    assert compact_index_lines(line, 40).text == head + "a…"
+    assert compact_index_lines(head + "a [[w]] [b " + "q" * 50, 30).text == head + "a [[w]]…"
 
 
 def test_compaction_max_len_fallback() -> None:
