@@ -1013,20 +1013,17 @@ def _anchored(pattern: re.Pattern[str], anchors: tuple[tuple[str, int], ...],
         if needs not in text:
             return []
         starts: list[int] = []
-        sources = 0
         for lit, delta in anchors:
             if lit not in present:
                 continue
             i = text.find(lit)
-            sources += i != -1
             while i != -1:
                 if i + delta >= 0:
                     starts.append(i + delta)
                 i = text.find(lit, i + 1)
         if not starts:
             return []
-        if sources > 1:
-            starts.sort()
+        starts.sort()  # several literals interleave; sorting a short list costs nothing
         out: _Spans = []
         last = 0
         for st in starts:

@@ -1544,3 +1544,69 @@ def test_oracle_is_literal_for_rule_2_and_43_orders() -> None:
     assert math.isclose(1.0, 1.0)
     assert ORACLE("postgres://AKIAIOSFODNN7EXAMPLE@db.example") == (  # agentops: allow-secret
         "[redacted:db-uri-creds]", ("aws-key", "db-uri-creds"))
+
+
+# --------------------------------------------------------------------------------------------
+# The speed gate, white-box: it may only switch rules OFF where they cannot match, and a gate
+# that is on where it need not be changes no output, so these pin its exact decisions.
+# --------------------------------------------------------------------------------------------
+
+_GATE_B64 = "QWJjMTIzZGVmNDU2Z2hp" + "Nzg5amtsMDEybW5vMzQ1cHFy"
+
+
+def _gate_names(text: str) -> list[str]:
+    return [rule.name for rule in sr._active_rules(text)[0]]
+
+
+def test_gate_nothing_is_all_off() -> None:
+    assert sr._Scan(frozenset(), False, False, False) == sr._NOTHING
+    assert sr._scan("plain words only") is sr._NOTHING
+    assert sr._active_rules("plain words only") == ([], frozenset())
+    assert sr._scan("authorizatio n:") is sr._NOTHING
+
+
+def test_gate_b64_run_only() -> None:
+    assert sr._scan(_GATE_B64) == sr._Scan(frozenset(), False, False, True)
+    assert _gate_names(_GATE_B64) == ["long-hex", "long-base64"]
+    assert sr._scan(_GATE_B64[:39]) is sr._NOTHING
+
+
+@pytest.mark.parametrize(("text", "names"), [
+    ("x AKIA y", ["aws-key"]),
+    ("Authorization: x", ["http-auth-header"]),
+    ("AUTHORIZATION: y", ["http-auth-header"]),
+    ("M" + "a" * 23 + ".abcdef." + "b" * 27, ["discord-token"]),
+    ("N" + "a" * 25 + ".abcdef.", ["discord-token"]),
+    ("O" + "a" * 26 + ".abcdef.", []),
+    ("M" + "a" * 22 + ".abcdef.", []),
+    ("see glc_" + _GATE_B64[:32], ["grafana-token"]),
+    ("see glc_" + _GATE_B64[:31], []),
+    ("sk-ant- and", ["anthropic-key", "openai-key"]),
+    ("SK" + "a" * 28, ["twilio-key"]),
+    ("SK" + "a" * 27, []),
+    ("x" * 30 + "SK", []),
+    ("PMAK-" + "a" * 24 + "-" + "b" * 30, ["postman-key"]),
+    ("PMAK-" + "a" * 23 + "-" + "b" * 30, []),
+    ("v1.0-" + "a" * 24 + "-" + "b" * 30, ["cloudflare-ca-key"]),
+    ("AGE-SECRET-KEY-1" + "x" * 29, ["age-secret-key"]),
+    ("AGE-SECRET-KEY-1" + "x" * 13, []),
+    ("gsk_" + "a" * 30, ["groq-key"]),
+    ("gsk_" + "a" * 29, []),
+    ("\u00e9 SK" + "a" * 30, ["twilio-key"]),
+    ("\u00e9 gsk_" + "a" * 30, ["groq-key"]),
+    ("\u00e9 plain", []),
+])
+def test_gate_exact_decisions(text: str, names: list[str]) -> None:
+    assert _gate_names(text) == names
+
+
+def test_min_entropy_shortcut_constant_is_exact() -> None:
+    # The shortcut may only skip the exact entropy when no character exceeds n / 2**3.5.
+    assert sr._SQRT_2_POW_7 == 2 ** 3.5
+
+
+def test_data_uri_skip_at_offset_eight_exactly() -> None:
+    b64 = _GATE_B64
+    assert R(";base64," + b64) == (";base64," + b64, ())          # candidate at p == 8
+    assert R("x;base64," + b64) == ("x;base64," + b64, ())
+    assert R(";base64" + b64)[1] == ("long-base64",)
