@@ -1610,3 +1610,20 @@ def test_data_uri_skip_at_offset_eight_exactly() -> None:
     assert R(";base64," + b64) == (";base64," + b64, ())          # candidate at p == 8
     assert R("x;base64," + b64) == ("x;base64," + b64, ())
     assert R(";base64" + b64)[1] == ("long-base64",)
+
+
+@pytest.mark.parametrize(("first", "second", "third", "hit"), [
+    (10, 10, 5, True), (9, 10, 5, False), (10, 9, 5, False), (10, 10, 4, False),
+])
+def test_jwt_segment_minimums_exactly(first: int, second: int, third: int, hit: bool) -> None:
+    text = "x eyJ" + "b" * first + "." + "a" * second + "." + "c" * third + " y"
+    want = ("x [redacted:jwt] y", ("jwt",)) if hit else (text, ())
+    assert R(text) == want
+    assert ORACLE(text) == want
+
+
+@pytest.mark.parametrize("password", ["AbcAbcAbc", "ZbcZbcZbc", "BaaBaaBaa", "BzzBzzBzz"])
+def test_url_password_case_bounds_are_inclusive(password: str) -> None:
+    # A digit-free password counts when it has both cases; 'A', 'Z', 'a', 'z' count too.
+    text = "https://user:" + password + "@host/x"
+    assert R(text) == ("https://[redacted:url-credentials]@host/x", ("url-credentials",))
