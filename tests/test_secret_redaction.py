@@ -1627,3 +1627,13 @@ def test_url_password_case_bounds_are_inclusive(password: str) -> None:
     # A digit-free password counts when it has both cases; 'A', 'Z', 'a', 'z' count too.
     text = "https://user:" + password + "@host/x"
     assert R(text) == ("https://[redacted:url-credentials]@host/x", ("url-credentials",))
+
+
+def test_find_keeps_tokens_after_an_absorbed_one() -> None:
+    # Pass 2's database URI absorbs the first aws-key token(s); the later token survives.
+    uri = "postgres://" + AWS + "@db.example"
+    assert find_secret_shapes(uri + " and " + AWS + " end") == (
+        Found("db-uri-creds", 0, len(uri)), Found("aws-key", len(uri) + 5, len(uri) + 25))
+    two = "postgres://" + AWS + "-" + AWS + "@db.example"
+    assert find_secret_shapes(two + " and " + AWS) == (
+        Found("db-uri-creds", 0, len(two)), Found("aws-key", len(two) + 5, len(two) + 25))
