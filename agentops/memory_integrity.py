@@ -546,7 +546,7 @@ def _wiki_links(content: str) -> list[str]:
         return out
     if opens <= _REGEX_SAFE_OPENERS:  # bounded passes, same matches as the scanner below
         for inner in _WIKI_LINK_RE.findall(content):
-            name = inner.split("|", 1)[0].split("#", 1)[0].strip()
+            name = inner.partition("|")[0].partition("#")[0].strip()
             if name:
                 out.append(name)
         return out
@@ -562,7 +562,7 @@ def _wiki_links(content: str) -> list[str]:
         stop = found.start()
         if content.startswith("]]", stop):  # "[[]]" gives an empty name, skipped below
             inner = content[start + 2:stop]
-            name = inner.split("|", 1)[0].split("#", 1)[0].strip()
+            name = inner.partition("|")[0].partition("#")[0].strip()
             if name:
                 out.append(name)
             pos = stop + 2
@@ -611,7 +611,7 @@ def _load_view(text: str) -> _LoadView:
         if fence:
             kept.append(i)
             if indent <= 3 and body.startswith(fence):
-                run = len(body) - len(body.lstrip(fence[0]))
+                run = len(body) - len(body.lstrip(fence))  # one char, thrice
                 if run >= fence_len and not body[run:].strip(" \t\r"):
                     fence = ""
             i += 1
@@ -620,7 +620,7 @@ def _load_view(text: str) -> _LoadView:
             head = body[:3]
             if head in ("```", "~~~"):
                 fence = head
-                fence_len = len(body) - len(body.lstrip(head[0]))
+                fence_len = len(body) - len(body.lstrip(head))
                 kept.append(i)
                 i += 1
                 continue
@@ -980,9 +980,12 @@ def _similar_pairs(sets: list[frozenset[str]]) -> list[tuple[int, int, float]]:
                     gathered.update(indexed.get(token, ()))
                 candidates = gathered
             for other in candidates:
-                if other == position:
+                if other < position:
+                    i, j = other, position
+                elif other > position:
+                    i, j = position, other
+                else:
                     continue
-                i, j = (position, other) if position < other else (other, position)
                 if (i, j) in found:
                     continue
                 first, second = sets[i], sets[j]
@@ -1158,12 +1161,24 @@ class _Nearest:
             size = len(tokens)
             if not size:
                 continue
-            shortest = (_REPAIR_NUM * size + _REPAIR_DEN - 1) // _REPAIR_DEN
+            shortest = self._shortest(size)
             postings = self.by_size.setdefault(size, {})
-            for token in self._ordered(tokens)[:size - self._need(shortest, size) + 1]:
+            for token in self._ordered(tokens)[:self._probe(size, self._need(shortest, size))]:
                 postings.setdefault(token, []).append(position)
         self.sizes = sorted(self.by_size)
         self.cache: dict[str, str | None] = {}
+
+    @staticmethod
+    def _shortest(size: int) -> int:
+        """The fewest tokens a query may have and still reach the threshold with a key of
+        ``size`` tokens: ceil(2/5 * size)."""
+        return (_REPAIR_NUM * size + _REPAIR_DEN - 1) // _REPAIR_DEN
+
+    @staticmethod
+    def _probe(size: int, need: int) -> int:
+        """How many rarest-first tokens of a set of ``size`` to probe so that any set
+        sharing ``need`` of them meets at least one."""
+        return size - need + 1
 
     @staticmethod
     def _need(w: int, k: int) -> int:
@@ -1182,11 +1197,12 @@ class _Nearest:
         w = len(words)
         ordered = self._ordered(words)
         for k in self.sizes if w else ():
-            if (_REPAIR_NUM + _REPAIR_DEN) * min(w, k) < _REPAIR_NUM * (w + k):
+            need = self._need(w, k)
+            if need > min(w, k):  # the threshold is out of reach for this key size
                 continue
             postings = self.by_size[k]
             candidates: set[int] = set()
-            for token in ordered[:w - self._need(w, k) + 1]:
+            for token in ordered[:self._probe(w, need)]:
                 candidates.update(postings.get(token, ()))
             for position in candidates:
                 tokens = self.keys[position][0]
@@ -1237,9 +1253,8 @@ def _repair(finding: Finding, ctx: _Context, nearest: _LazyNearest) -> Repair | 
         b = ctx.budget
         if b is None:  # pragma: no cover - a budget finding always has its measures
             return None
-        prune = suggest_prune_candidates(ctx.index_text, b.over_bytes or 0,
-                                         over_lines=b.over_lines or 0,
-                                         over_chars=b.over_chars or 0)
+        prune = suggest_prune_candidates(ctx.index_text, b.over_bytes,  # None: no target
+                                         over_lines=b.over_lines, over_chars=b.over_chars)
         where = ("" if b.first_unloaded_line is None
                  else f", from line {b.first_unloaded_line} on nothing loads")
         message = f"{INDEX_FILE_NAME} is over the {b.limit} limit{where}: "

@@ -435,6 +435,9 @@ def test_scanner_adjacent_links() -> None:
         assert extract_wiki_links("[[a]][[b]] [[]][[c]]") == ("a", "b", "c")
         assert extract_index_links("(x [a") == () and extract_index_links("[a](b.md [c") == ()
         assert extract_wiki_links("[[a") == () and extract_wiki_links("[[a|b#c]]") == ("a",)
+        # the stop search starts right after "[[": a "]" there ends the attempt
+        assert extract_wiki_links("[[]a]]") == () and extract_wiki_links("[[\na]]") == ()
+    assert extract_wiki_links("[[]a]]") == () and extract_wiki_links("[[\na]]") == ()
 
 
 def test_regex_fast_path_bound() -> None:
@@ -1148,6 +1151,36 @@ def test_prune_candidates() -> None:
     assert suggest_prune_candidates("", 5) == () and suggest_prune_candidates(None) == ()
 
 
+def test_nearest_reach_boundary_and_cross_size_tie() -> None:
+    # 2 of 5 tokens shared is Jaccard 0.4 exactly: found; 2 of 6 is below: none
+    def candidate(files: dict[str, str]) -> str | None:
+        result = suggest_memory_repairs("- [A](aa_bb.md)\n", files)
+        return next(r.candidate for r in result.repairs if r.kind == "fix-dead-link")
+
+    assert candidate({"aa_bb_cc_dd_ee.md": "x"}) == "aa_bb_cc_dd_ee.md"
+    assert candidate({"aa_bb_cc_dd_ee_ff.md": "x"}) is None
+    # equal similarity (0.5) from keys of different sizes: the earlier file wins
+    for files, want in ((["aa_bb_cc_xx_yy.md", "aa_bb.md"], "aa_bb_cc_xx_yy.md"),
+                        (["aa_bb.md", "aa_bb_cc_xx_yy.md"], "aa_bb.md")):
+        result = suggest_memory_repairs("- [A](aa_bb_cc_dd.md)\n", {f: "x" for f in files})
+        assert [r.candidate for r in result.repairs if r.kind == "fix-dead-link"] == [want]
+
+
+def test_nearest_postings_arithmetic() -> None:
+    # white-box: the prefix-filter sizes (an over-wide prefix would only cost time)
+    assert [mi._Nearest._shortest(n) for n in (1, 2, 3, 5, 10, 11)] == [1, 1, 2, 2, 4, 5]
+    assert mi._Nearest._probe(5, 3) == 3 and mi._Nearest._probe(1, 1) == 1
+    assert [mi._Nearest._need(w, k) for w, k in ((2, 5), (1, 1), (4, 4))] == [2, 1, 3]
+
+
+def test_byte_limit_first_unloaded_line_exact() -> None:
+    # lines and their breaks count: 4 + 1 + 4 = 9 bytes load exactly two lines
+    for budget, first, over in ((8, 2, 6), (9, 3, 5), (13, 3, 1)):
+        (f,) = lint_memory_integrity("aaaa\nbbbb\ncccc", None, budget_bytes=budget).findings
+        assert (f.first_unloaded_line, f.over, f.limit) == (first, over, "bytes")
+    assert lint_memory_integrity("aaaa\nbbbb\ncccc", None, budget_bytes=14).findings == ()
+
+
 def test_prune_targets_of_one_unit() -> None:
     # 1 is the smallest target in every unit: one line meets it (0 means "no target")
     text = "\n".join(f"line {n} 2026-01-{n:02d}" for n in range(1, 8))
@@ -1156,6 +1189,22 @@ def test_prune_targets_of_one_unit() -> None:
         assert [c.line for c in suggest_prune_candidates(text, **kwargs)] == [1]
     for kwargs in ({"over_bytes": 0}, {"over_lines": 0}, {"over_chars": 0}):
         assert len(suggest_prune_candidates(text, **kwargs)) == mi.DEFAULT_PRUNE_LIMIT
+
+
+def test_prune_fence_close_then_comment() -> None:
+    # a closed fence ends code: a later block comment is stripped again; a shorter
+    # backtick run does not close a longer fence
+    text = "```\n```\n<!-- 2019-01-01 -->\na 2020-01-01"
+    assert [c.line for c in suggest_prune_candidates(text)] == [4]
+    text = "```python\n```\n<!-- 2019-01-01 -->\na 2020-01-01"  # info string: run is 3
+    assert [c.line for c in suggest_prune_candidates(text)] == [4]
+    text = "````\n```\n<!-- 2019-01-01 -->\n````\n<!-- 2018-01-01 -->\na 2020-01-01"
+    assert [c.line for c in suggest_prune_candidates(text)] == [3, 6]
+    # an unclosed comment hides nothing: its line and the rest still load
+    text = "x\n<!-- 2019-01-01\na 2020-01-01"
+    assert [c.line for c in suggest_prune_candidates(text)] == [2, 3]
+    text = "<!-- a -->\n<!-- 2019-01-01\na 2020-01-01 -"
+    assert [c.line for c in suggest_prune_candidates(text)] == [2, 3]
 
 
 def test_prune_sizes_count_whole_line() -> None:
@@ -1273,7 +1322,7 @@ def test_compaction_space_rule_even_room() -> None:
 def test_compaction_only_if_shorter_in_bytes() -> None:
     line = "- [T](t.md) " + "a" * 19  # 31 chars; new line would be as many bytes
     c = compact_index_lines(line, 30)
-    assert c.changes == () and c.text == line
+    assert c.changes == () and c.text == line and c.skipped == ()  # not a too-long head
 
 
 _HEAD_RE = re.compile(r"\s*[-*]\s.*?\[[^\]]*\]\([^)\s/\\]+\.md\)\s*(?:[—:·-]\s*)?")
