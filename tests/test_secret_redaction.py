@@ -1637,3 +1637,48 @@ def test_find_keeps_tokens_after_an_absorbed_one() -> None:
     two = "postgres://" + AWS + "-" + AWS + "@db.example"
     assert find_secret_shapes(two + " and " + AWS) == (
         Found("db-uri-creds", 0, len(two)), Found("aws-key", len(two) + 5, len(two) + 25))
+
+
+def test_auth_header_padding_takes_at_most_two() -> None:
+    cred = "abcdefgh12345678"
+    assert R("Authorization: Bearer " + cred + "==") == (
+        "Authorization: Bearer [redacted:http-auth-header]", ("http-auth-header",))
+    three = "Authorization: Bearer " + cred + "==="
+    assert R(three) == (three, ())
+
+
+def test_jwt_first_segment_starts_right_after_eyj() -> None:
+    text = "x eyJ." + "a" * 12 + "." + "b" * 12 + "." + "c" * 6
+    assert R(text) == (text, ())
+    assert ORACLE(text) == (text, ())
+
+
+@pytest.mark.parametrize("name", ["AbcdeAfghi", "ZbcdeZfghi", "BaaaaCaaaa", "BzzzzCzzzz"])
+def test_name_shaped_case_bounds_are_inclusive(name: str) -> None:
+    assert sr._name_shaped(name)
+
+
+def test_growth_left_stops_at_plus_at_text_start() -> None:
+    hx = "0123456789abcdef" * 3
+    assert R("+ab-" + hx) == ("+ab-[redacted:long-hex]", ("long-hex",))
+    assert R("x ab-" + hx) == ("x [redacted:long-hex]", ("long-hex",))
+    assert ORACLE("+ab-" + hx) == R("+ab-" + hx)
+
+
+def test_growth_right_padding_at_text_end() -> None:
+    b64 = _GATE_B64
+    for tail in ("-Ab9_cD7=", "-Ab9_cD7=="):
+        assert R("t=" + b64 + tail) == ("t=[redacted:long-base64]", ("long-base64",))
+
+
+def test_find_maps_shifted_and_cut_tokens() -> None:
+    uri = " postgres://" + AWS + "@db.example"
+    assert find_secret_shapes(AWS + uri) == (
+        Found("aws-key", 0, 20), Found("db-uri-creds", 21, 20 + len(uri)))
+    cut = AWS + " postgres://" + AWS + "@" + AWS + " end"
+    assert R(cut) == ("[redacted:aws-key] [redacted:db-uri-creds]] end",
+                      ("aws-key", "aws-key", "aws-key", "db-uri-creds"))
+    assert find_secret_shapes(cut) == (
+        Found("aws-key", 0, 20), Found("db-uri-creds", 21, len(cut) - 4))
+    assert find_secret_shapes(cut + " " + AWS)[-1] == Found("aws-key", len(cut) + 1,
+                                                            len(cut) + 21)
