@@ -81,7 +81,7 @@ from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from itertools import chain
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 __all__ = [
     "CHECKS",
@@ -416,7 +416,7 @@ def _scalar_value(rest: str) -> tuple[bool, str | None]:
     ends = []
     if trail > 0 and rest[trail - 1] in _QUOTES:
         ends.append(trail - 1)
-    ends.append(size if cr < 0 else cr)
+    ends.append(size if cr == -1 else cr)  # cr is -1 or at/after trail
     for a in starts:
         for b in ends:
             if b > a and _SCALAR_BAD_RE.search(rest, a, b) is None:
@@ -692,15 +692,16 @@ def _budget(view: _LoadView, max_lines: int, max_chars: int,
             failed = [k > max_lines, chars > max_chars, False]
             if text_bytes:
                 size += 1 + _u8(piece)
-                failed[2] = size > (budget or 0)
+                failed[2] = size > cast(int, budget)  # text_bytes: budget is set
             if any(failed):
                 limit = INDEX_LIMITS[failed.index(True)]
                 first = number
                 break
     else:
         limit = "bytes"
-    over = {"lines": over_lines, "chars": over_chars, "bytes": over_bytes}[limit]
-    return _Budget(limit, over or 0, first, view.index_lines, view.index_chars, byte_size,
+    # the limit named is always one that is exceeded, so its excess is an int here
+    over = cast(int, {"lines": over_lines, "chars": over_chars, "bytes": over_bytes}[limit])
+    return _Budget(limit, over, first, view.index_lines, view.index_chars, byte_size,
                    budget, over_lines, over_chars, over_bytes)
 
 

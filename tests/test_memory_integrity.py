@@ -1265,6 +1265,18 @@ def test_compaction_link_at_tail_start() -> None:
     assert compact_index_lines(head + "a [[w]] [b " + "q" * 50, 30).text == head + "a [[w]]…"
 
 
+def test_compaction_line_breaks_exact() -> None:
+    # an LF-only break adds no CR; a CR at the very end (no LF after) is line content
+    tail = "w " * 40
+    assert compact_index_lines("- [T](t.md) " + tail + "\nnext", 30).text == (
+        "- [T](t.md) w w w w w w w w…\nnext")
+    c = compact_index_lines("x\n- [T](t.md) " + tail + "w\r", 30)
+    assert c.text == "x\n- [T](t.md) w w w w w w w w…" and c.changes[0].before_chars == 94
+    # an "](x.md)" with no "[" after the bullet is no entry link
+    assert mi._entry_head("- abc](x.md) tail") == -1
+    assert mi._entry_head("- a]b [c](x.md) t") == 16
+
+
 def test_compaction_max_len_fallback() -> None:
     line = "- [T](t.md) — " + "word " * 50
     default = compact_index_lines(line + "x" * 200)
