@@ -499,7 +499,7 @@ def _scan_index_line(line: str, number: int, out: list[IndexLink]) -> None:
                 return  # no ')' or whitespace anywhere after: no later link can close
             stop = found.start()
         if stop == begin or line[stop] != ")":
-            pos = close + 1
+            pos = begin  # past the '(' right after ']', which is no '['
             continue
         pos = stop + 1
         _keep_index_link(line, start, line[start + 1:close], line[begin:stop], number, out)

@@ -434,10 +434,21 @@ def test_scanner_adjacent_links() -> None:
         assert extract_index_links("[][a](b.md) [x]y [p] (q.md)") == (IndexLink("a", "b.md", 1),)
         assert extract_wiki_links("[[a]][[b]] [[]][[c]]") == ("a", "b", "c")
         assert extract_index_links("(x [a") == () and extract_index_links("[a](b.md [c") == ()
+        # the search resumes right after a "]" not followed by "(" (it may open a link)
+        assert extract_index_links("[a][b](c.md)") == (IndexLink("b", "c.md", 1),)
         assert extract_wiki_links("[[a") == () and extract_wiki_links("[[a|b#c]]") == ("a",)
         # the stop search starts right after "[[": a "]" there ends the attempt
         assert extract_wiki_links("[[]a]]") == () and extract_wiki_links("[[\na]]") == ()
     assert extract_wiki_links("[[]a]]") == () and extract_wiki_links("[[\na]]") == ()
+
+
+def test_index_link_after_bare_brackets() -> None:
+    # the search resumes right after a "]" not followed by "(" (it may open a link)
+    for text, want in (("[a][b](c.md)", (IndexLink("b", "c.md", 1),)),
+                       ("[a]x[b](c.md) [d](e f.md)", (IndexLink("b", "c.md", 1),))):
+        assert extract_index_links(text) == want == _ref_index_links(text)
+        with _ScannersOnly():
+            assert extract_index_links(text) == want
 
 
 def test_regex_fast_path_bound() -> None:
