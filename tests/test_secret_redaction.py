@@ -1682,3 +1682,22 @@ def test_find_maps_shifted_and_cut_tokens() -> None:
         Found("aws-key", 0, 20), Found("db-uri-creds", 21, len(cut) - 4))
     assert find_secret_shapes(cut + " " + AWS)[-1] == Found("aws-key", len(cut) + 1,
                                                             len(cut) + 21)
+
+
+def test_label_before_grown_start_skips_display_only() -> None:
+    text = "sha256=abc-" + "0123456789abcdef" * 3
+    assert R(text) == (text, ())
+    assert re.fullmatch(r"sha256=<REDACTED:long-hex:[0-9a-f]{5}>",
+                        scrub_for_storage(text, sidecar=True).text)
+
+
+def test_telegram_at_text_start_when_text_ends_in_digit() -> None:
+    token = "123456789:A" + "b1" * 17
+    assert R(token + " x1") == ("[redacted:telegram-bot-token] x1", ("telegram-bot-token",))
+
+
+def test_find_maps_tokens_shifted_by_a_later_rule() -> None:
+    slack = "xox" + "b-123456789012-abcdefghijklmnop"
+    text = slack + " postgres://" + AWS + "@db.example"
+    assert find_secret_shapes(text) == (
+        Found("slack-token", 0, len(slack)), Found("db-uri-creds", len(slack) + 1, len(text)))
