@@ -948,12 +948,13 @@ def _similar_pairs(sets: list[frozenset[str]]) -> list[tuple[int, int, float]]:
                 postings[token] = [position]
             else:
                 bucket.append(position)
-        if size in prefixed or any(need < size for _b, need in plans[size]):
+        # a size that probes (need < size for some b) always indexes its own size too,
+        # since need grows with b: so being in `prefixed` covers both uses of the order
+        if size in prefixed:
             ordered = sorted(tokens, key=lambda t: (freq[t], t))
             orders[position] = ordered
-            if size in prefixed:
-                for token in ordered[:prefixed[size]]:
-                    prefix[size].setdefault(token, []).append(position)
+            for token in ordered[:prefixed[size]]:
+                prefix[size].setdefault(token, []).append(position)
     found: dict[tuple[int, int], float] = {}
     for position, tokens in enumerate(sets):
         a = len(tokens)
@@ -1378,7 +1379,7 @@ def _first_local_link_end(line: str, begin: int) -> int:
     One left-to-right pass: a ``](`` is usable when a ``[`` follows the previous ``]``."""
     last_open = -1
     last_close = -1
-    last_stop = begin - 1
+    last_stop = -1  # every usable ']' is at/after begin, so this equals begin - 1 here
     usable: list[int] = []
     pointer = 0
     best = -1

@@ -439,6 +439,8 @@ def test_scanner_adjacent_links() -> None:
         assert extract_wiki_links("[[a") == () and extract_wiki_links("[[a|b#c]]") == ("a",)
         # the stop search starts right after "[[": a "]" there ends the attempt
         assert extract_wiki_links("[[]a]]") == () and extract_wiki_links("[[\na]]") == ()
+        assert extract_wiki_links("[[a][[b]]") == ("b",)  # resumes right after the "]"
+        assert extract_wiki_links("[[a\n[[b]]") == ("b",)
     assert extract_wiki_links("[[]a]]") == () and extract_wiki_links("[[\na]]") == ()
 
 
