@@ -65,8 +65,9 @@ WHAT THIS DOES NOT CATCH (each limit is pinned by a test):
    every path to the action goes through the hook; ids must be random (only
    their shape is checked).
 
-LINEAGE. Capabilities as unforgeable, narrowly scoped authority (Dennis and Van
-Horn, 1966, and object-capability practice); single-use, short-lived tokens in
+LINEAGE. Capabilities as unforgeable, narrowly scoped authority (the 1966 paper
+"Programming Semantics for Multiprogrammed Computations", and object-capability
+practice); single-use, short-lived tokens in
 the manner of one-time authorization codes. The rule that an approval relayed
 through a channel the enforcer cannot authenticate is not an authorization is an
 operational lesson from running agents behind human-gated permission prompts.

@@ -83,8 +83,8 @@ loop detection, the identical-call limit of 4 answered by a stub, 12 live
 lookups per turn and 2 per query, embedding-free matching at 0.8 with its
 calibration, the budget charged per tool, and the budget message that forbids
 blaming the knowledge base. Token-sort matching comes from fuzzy string
-matching practice; the suffix stripping follows the manner of the Porter
-stemmer.
+matching practice; the suffix stripping follows classic rule-based English
+stemmers.
 """
 
 from __future__ import annotations
