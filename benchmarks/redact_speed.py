@@ -21,11 +21,12 @@ import argparse
 import os
 import statistics
 import sys
-import sysconfig
 import time
 from collections.abc import Callable
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from _stdlib_corpus import stdlib_chunks
 
 from agentops.secret_redaction import redact_secret_shapes, scrub_for_storage
 
@@ -33,28 +34,6 @@ CHUNK = 2000
 # CPU time of this process: on a shared machine wall time measures the neighbours, not us.
 # Pass --wall to use time.perf_counter instead.
 CLOCK = time.process_time
-
-
-def stdlib_chunks(limit_chars: int) -> list[str]:
-    root = sysconfig.get_paths()["stdlib"]
-    chunks: list[str] = []
-    total = 0
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if d not in ("site-packages", "__pycache__"))
-        for name in sorted(filenames):
-            if not name.endswith(".py"):
-                continue
-            try:
-                with open(os.path.join(dirpath, name), encoding="utf-8") as handle:
-                    source = handle.read()
-            except (OSError, UnicodeDecodeError):
-                continue
-            for i in range(0, len(source), CHUNK):
-                chunks.append(source[i:i + CHUNK])
-                total += len(chunks[-1])
-            if total >= limit_chars:
-                return chunks
-    return chunks
 
 
 def _fake(*parts: str) -> str:
