@@ -548,13 +548,19 @@ def _mint(args: argparse.Namespace) -> int:
     return _common.EXIT_OK
 
 
-def _check(args: argparse.Namespace) -> int:
-    from agentops.capability_grant import GrantQuery, match_grant
+def _query_and_allowlist(args: argparse.Namespace) -> tuple[GrantQuery, tuple[str, ...]]:
+    """The query of a `check` or `consume` (the clock read once) and the class allowlist."""
+    from agentops.capability_grant import GrantQuery
 
-    now = _now()
     command, scope, action_class = _query_args(args)
     allowed = load_policy(_policy_path(args)).allowed
-    query = GrantQuery(command, scope, action_class, now)
+    return GrantQuery(command, scope, action_class, _now()), allowed
+
+
+def _check(args: argparse.Namespace) -> int:
+    from agentops.capability_grant import match_grant
+
+    query, allowed = _query_and_allowlist(args)
     hit = match_grant(load_live(_store_path(args), allowed), query, allowed)
     if hit is None:
         print("no live matching grant")
@@ -564,12 +570,7 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _consume(args: argparse.Namespace) -> int:
-    from agentops.capability_grant import GrantQuery
-
-    now = _now()
-    command, scope, action_class = _query_args(args)
-    allowed = load_policy(_policy_path(args)).allowed
-    query = GrantQuery(command, scope, action_class, now)
+    query, allowed = _query_and_allowlist(args)
     used = consume(_store_path(args), query, allowed, args, "grant consume")
     if used is None:
         print("no live matching grant")
