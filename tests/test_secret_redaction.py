@@ -1701,3 +1701,54 @@ def test_find_maps_tokens_shifted_by_a_later_rule() -> None:
     text = slack + " postgres://" + AWS + "@db.example"
     assert find_secret_shapes(text) == (
         Found("slack-token", 0, len(slack)), Found("db-uri-creds", len(slack) + 1, len(text)))
+
+
+# Exact offsets through `_track`: later passes absorb, shift or cut earlier tokens.
+SLK = "xox" + "b-123456789012-abcdefghijklmnop"  # 34 characters
+GHP = "gh" + "p_abcdefghijklmnopqrstuvwxyz0123456789"  # 40 characters
+PG = "postgres://"
+
+
+def _found(text: str, *spans: tuple[str, int, int]) -> None:
+    got = find_secret_shapes(text)
+    assert got == tuple(Found(*s) for s in spans), (text, got)
+    _check_find(text)
+
+
+def test_track_span_starts_exactly_where_a_token_ends() -> None:
+    # long-base64 starts right at the end of the github token: the token is kept, not absorbed
+    _found(GHP + "/" + AWS + AWS, ("github-token", 0, 40), ("long-base64", 40, 81))
+
+
+def test_track_span_ends_exactly_where_a_token_starts() -> None:
+    text = SLK + "-" + AWS
+    assert R(text) == ("[redacted:slack-token][redacted:aws-key]", ("aws-key", "slack-token"))
+    _found(text, ("slack-token", 0, 35), ("aws-key", 35, 55))
+    _found(PG + "::@h", ("db-uri-creds", 0, 15))
+
+
+def test_track_second_span_token_end_is_shifted() -> None:
+    # The second token of one pass sits after a first replacement: its end carries the shift.
+    _found(AWS + "/" + PG + AWS + "@h", ("aws-key", 0, 20), ("db-uri-creds", 21, 54))
+    _found(PG + SLK + "@" + SLK, ("db-uri-creds", 0, 80))
+
+
+def test_track_tokens_before_a_later_span_are_shifted() -> None:
+    _found(AWS + ":" + PG + SLK + "@/", ("aws-key", 0, 20), ("db-uri-creds", 21, 68))
+    _found(SLK + SLK + ":" + PG + AWS + "@" + SLK,
+           ("slack-token", 0, 68), ("db-uri-creds", 69, 135))
+    _found(SLK + "@" + PG + AWS + "@/ " + SLK,
+           ("slack-token", 0, 34), ("db-uri-creds", 35, 68), ("slack-token", 69, 103))
+    _found(PG + AWS + "@" + AWS + "@" + SLK, ("db-uri-creds", 0, 52), ("slack-token", 53, 87))
+
+
+def test_track_tokens_after_the_last_span_are_shifted() -> None:
+    _found(SLK + " " + PG + AWS + "@/", ("slack-token", 0, 34), ("db-uri-creds", 35, 68))
+    _found(PG + SLK + "@" + AWS, ("db-uri-creds", 0, 66))
+
+
+def test_track_span_after_a_shifted_remnant() -> None:
+    # Pass 2 cuts the slack token and leaves "]"; pass 3's base64 run starts after that remnant.
+    text = PG + AWS + "@http://" + SLK + GHP + "gr//"
+    assert R(text).text == "[redacted:db-uri-creds]]_[redacted:long-base64]"
+    _found(text, ("db-uri-creds", 0, 76), ("long-base64", 77, 117))
