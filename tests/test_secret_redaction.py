@@ -1748,7 +1748,8 @@ def test_track_tokens_after_the_last_span_are_shifted() -> None:
 
 
 def test_track_span_after_a_shifted_remnant() -> None:
-    # Pass 2 cuts the slack token and leaves "]"; pass 3's base64 run starts after that remnant.
+    # Pass 2: the database URI's host stops at the slack token's "]", leaving that remnant;
+    # the same pass's base64 run then starts right after the shifted remnant.
     text = PG + AWS + "@http://" + SLK + GHP + "gr//"
     assert R(text).text == "[redacted:db-uri-creds]]_[redacted:long-base64]"
     _found(text, ("db-uri-creds", 0, 76), ("long-base64", 77, 117))
