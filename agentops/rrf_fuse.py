@@ -76,11 +76,14 @@ import numbers
 from collections import defaultdict
 from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from decimal import Decimal
-from typing import NamedTuple
+from operator import attrgetter
+from typing import NamedTuple, TypeVar
 
 __all__ = ["RRF_K", "FusedItem", "FusedId", "rrf_fuse", "fuse_rankings"]  # noqa: RUF022 - contract order
 
 RRF_K: int = 60
+
+_T = TypeVar("_T")
 
 _REJECTED = (str, bytes, bytearray, Mapping)
 
@@ -139,7 +142,7 @@ def _limit_or_none(limit: object) -> int | None:
     return limit if isinstance(limit, int) and not isinstance(limit, bool) else None
 
 
-def _cut(ordered: list[int], limit: int | None) -> list[int]:
+def _cut(ordered: list[_T], limit: int | None) -> list[_T]:
     if limit is None:
         return ordered
     return ordered[:max(limit, 0)]
@@ -233,40 +236,113 @@ def _cleaned(lists: list[list[object] | None]) -> list[list[object] | None]:
 _Fused = tuple[list[object], list[float], list[tuple[int | None, ...]]]
 
 
+class _Terms:
+    """Rank numbers and `weight / (k + rank)` tables, each built once per call.
+
+    Every column then refers to the same int and float objects instead of
+    making a million fresh ones."""
+
+    def __init__(self, lists: list[list[object]], k: float) -> None:
+        self.numbers = list(range(1, max(map(len, lists)) + 1))
+        self._denominators = [k + rank for rank in self.numbers]
+        self._tables: dict[float, list[float]] = {}
+
+    def table(self, weight: float) -> list[float]:
+        """`weight / (k + rank)` for rank 1, 2, 3, ...: one float division each."""
+        if weight not in self._tables:
+            self._tables[weight] = list(map(weight.__truediv__, self._denominators))
+        return self._tables[weight]
+
+
 def _fuse(lists: list[list[object] | None], k: float, weight_of: list[float]) -> _Fused:
     """Candidates in first-appearance order with their fused scores and rank rows.
 
-    Works column by column (one column per ranking, 0.0 / None where an id is
-    absent) with bulk operations, so the per-id work runs mostly in C."""
-    # Each new id takes the next position the moment it is first met: one hash pass per list.
+    Raises if an id's hash or equality raises; the caller then cleans the lists."""
+    present = [ranking or [] for ranking in lists]
+    if _no_repeats(present):
+        keys = list(itertools.chain.from_iterable(present))
+        return _fuse_disjoint(present, keys, _Terms(present, k), weight_of)
+    return _fuse_overlapping(present, _Terms(present, k), weight_of)
+
+
+def _no_repeats(lists: list[list[object]]) -> bool:
+    """True when no id occurs twice, within one ranking or across rankings."""
+    seen: set[object] = set()
+    for ranking in lists:
+        if not seen.isdisjoint(ranking):  # stops at the first shared id
+            return False
+        expected = len(seen) + len(ranking)
+        seen.update(ranking)
+        if len(seen) != expected:
+            return False
+    return True
+
+
+def _fuse_disjoint(lists: list[list[object]], keys: list[object], terms: _Terms,
+                   weight_of: list[float]) -> _Fused:
+    """No id occurs twice anywhere: each id has one term, and ranking j's ids
+    are the run of candidates right after those of rankings 0..j-1."""
+    total = len(keys)
+    rank_columns: list[list[int | None]] = []
+    scores: list[float] = []
+    for ranking, weight in zip(lists, weight_of, strict=True):
+        size, start = len(ranking), len(scores)
+        rank_columns.append(
+            [None] * start + terms.numbers[:size] + [None] * (total - start - size))
+        scores += terms.table(weight)[:size]  # fsum of one term is that term
+    return keys, scores, list(zip(*rank_columns, strict=True))
+
+
+def _columns(size: int, positions: list[int], numbers: list[int],
+             table: list[float]) -> tuple[list[int | None], list[float]]:
+    """One ranking as two candidate-indexed columns: its rank (or None) and its
+    term (or 0.0). A repeat of a candidate already ranked here is skipped and
+    takes no rank."""
+    ranks: list[int | None] = [None] * size
+    terms = [0.0] * size
+    taken = 0
+    for position in positions:
+        if ranks[position] is None:
+            ranks[position] = numbers[taken]
+            terms[position] = table[taken]
+            taken += 1
+    return ranks, terms
+
+
+def _fuse_overlapping(lists: list[list[object]], terms: _Terms,
+                      weight_of: list[float]) -> _Fused:
+    """The general case, column by column: per ranking, each candidate's rank
+    (or None) and term (or 0.0); then one correctly rounded sum per candidate."""
+    # Each new id takes the next position the moment it is first met: one hash pass.
     index: defaultdict[object, int] = defaultdict(itertools.count().__next__)
-    placed: list[tuple[int, list[int]]] = []
-    for j, ranking in enumerate(lists):
-        if ranking:
-            placed.append((j, list(map(index.__getitem__, ranking))))
+    placed = [[index[element] for element in ranking] for ranking in lists]
     total = len(index)
-    rank_columns: list[list[int | None]] = [[None] * total] * len(lists)
+    rank_columns: list[list[int | None]] = []
     term_columns: list[list[float]] = []
-    for j, positions in placed:
-        ranks: list[int | None] = [None] * total
-        # any() runs each map to its end in C: __setitem__ returns None, which is falsy.
-        any(map(ranks.__setitem__, positions, itertools.count(1)))
-        if total - ranks.count(None) != len(positions):
-            # Repeats: rank first occurrences only. Every slot written above is written
-            # again here, so nothing from the first pass survives.
-            positions = list(dict.fromkeys(positions))
-            any(map(ranks.__setitem__, positions, itertools.count(1)))
-        rank_columns[j] = ranks
-        terms = [0.0] * total
-        any(map(terms.__setitem__, positions, _terms(weight_of[j], k)))
-        term_columns.append(terms)
+    for positions, weight in zip(placed, weight_of, strict=True):
+        ranks, terms_here = _columns(total, positions, terms.numbers, terms.table(weight))
+        rank_columns.append(ranks)
+        term_columns.append(terms_here)
     # An absent id adds an exact 0.0 term, which leaves a correctly rounded sum unchanged.
-    # Every column holds exactly `total` entries, so the zips below line up by construction.
     try:
-        scores = list(map(math.fsum, zip(*term_columns)))  # noqa: B905
+        scores = list(map(math.fsum, zip(*term_columns, strict=True)))
     except OverflowError:
-        scores = [_total(list(row)) for row in zip(*term_columns)]  # noqa: B905
-    return list(index), scores, list(zip(*rank_columns))  # noqa: B905
+        scores = [_total(list(row)) for row in zip(*term_columns, strict=True)]
+    return list(index), scores, list(zip(*rank_columns, strict=True))
+
+
+def _ranked(fused: _Fused, limit: int | None) -> list[FusedId]:
+    """The fused ids, best first, equal scores in first-appearance order, cut to `limit`."""
+    keys, scores, rank_rows = fused
+    if limit is not None and limit < len(keys):
+        best = _cut(sorted(range(len(keys)), key=scores.__getitem__, reverse=True), limit)
+        return [FusedId(keys[i], scores[i], rank_rows[i]) for i in best]
+    # Everything wanted: build in first-appearance order, then sort. The sort is
+    # stable, so equal scores keep first appearance, and walking the candidates
+    # in the order they sit in memory is far faster than jumping by place.
+    results = list(map(FusedId._make, zip(keys, scores, rank_rows, strict=True)))
+    results.sort(key=attrgetter("score"), reverse=True)
+    return results
 
 
 def fuse_rankings(rankings: object, *, k: object = RRF_K, weights: object = None,
@@ -283,15 +359,13 @@ def fuse_rankings(rankings: object, *, k: object = RRF_K, weights: object = None
     gc.disable()  # see the module docstring: millions of fresh tuples, no cycles
     try:
         try:
-            keys, scores, rank_rows = _fuse(lists, kk, weight_of)
+            fused = _fuse(lists, kk, weight_of)
         except Exception:  # an id whose hash or equality raises: redo with every id probed
             try:
-                keys, scores, rank_rows = _fuse(_cleaned(lists), kk, weight_of)
+                fused = _fuse(_cleaned(lists), kk, weight_of)
             except Exception:  # equality that raises only sometimes: nothing trustworthy
                 return []
-        order = _cut(sorted(range(len(keys)), key=scores.__getitem__, reverse=True),
-                     _limit_or_none(limit))
-        return [FusedId(keys[i], scores[i], rank_rows[i]) for i in order]
+        return _ranked(fused, _limit_or_none(limit))
     finally:
         if collecting:
             gc.enable()

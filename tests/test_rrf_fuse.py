@@ -405,6 +405,60 @@ def test_fr_wrong_length_weights() -> None:
     assert triples(plain) == [("a", 1 / 61, (1,)), ("b", 1 / 62, (2,))]
 
 
+def test_fr_disjoint_rankings_in_blocks() -> None:
+    # No id shared: every candidate keeps the one term it has; ties by first appearance.
+    res = fuse_rankings([["a", "b"], None, ["c"], ["d", "e", "f"]], weights=[1, 9, 3, 1])
+    assert triples(res) == [
+        ("c", 3 / 61, (None, None, 1, None)),
+        ("a", 1 / 61, (1, None, None, None)),
+        ("d", 1 / 61, (None, None, None, 1)),
+        ("b", 1 / 62, (2, None, None, None)),
+        ("e", 1 / 62, (None, None, None, 2)),
+        ("f", 1 / 63, (None, None, None, 3)),
+    ]
+
+
+def test_fr_repeat_across_or_within_rankings() -> None:
+    # A shared id, found only in the last ranking, sums both terms.
+    assert triples(fuse_rankings([["a"], ["b"], ["c", "a"]])) == [
+        ("a", 1 / 61 + 1 / 62, (1, None, 2)),
+        ("b", 1 / 61, (None, 1, None)),
+        ("c", 1 / 61, (None, None, 1)),
+    ]
+    # A repeat inside the second ranking only: dropped before ranks are given.
+    assert triples(fuse_rankings([["a"], ["b", "b", "c"]])) == [
+        ("a", 1 / 61, (1, None)),
+        ("b", 1 / 61, (None, 1)),
+        ("c", 1 / 62, (None, 2)),
+    ]
+    # The repeat of 1 as True and 1.0 is one id (dict-key equality), first object kept.
+    assert triples(fuse_rankings([[1], [True, 1.0, 2]])) == [
+        (1, 2 / 61, (1, 1)), (2, 1 / 62, (None, 2))]
+
+
+@pytest.mark.parametrize("limit", [0, 1, 2, 3, 4, 5, -1])
+def test_fr_limit_is_a_prefix_of_the_whole(limit: int) -> None:
+    rankings = [["a", "b", "c", "d"], ["d", "c"], ["e"]]
+    whole = fuse_rankings(rankings)
+    assert [f.id for f in whole] == ["d", "c", "a", "e", "b"]
+    assert fuse_rankings(rankings, limit=limit) == whole[:max(limit, 0)]
+    disjoint = [["a", "b"], ["c", "d"]]
+    assert fuse_rankings(disjoint, limit=limit) == fuse_rankings(disjoint)[:max(limit, 0)]
+
+
+def test_no_repeats_chooses_the_fast_path_only_when_it_applies() -> None:
+    assert mod._no_repeats([["a", "b"], [], ["c"]])
+    assert mod._no_repeats([[], []])
+    assert not mod._no_repeats([["a"], ["b"], ["a"]])  # across rankings
+    assert not mod._no_repeats([["a"], ["b", "c", "b"]])  # inside one ranking
+    assert not mod._no_repeats([[1], [1.0]])  # dict-key equality
+
+
+def test_fr_results_are_fused_ids() -> None:
+    for res in (fuse_rankings([["a", "b"], ["b"]]), fuse_rankings([["a", "b"], ["b"]], limit=1)):
+        assert all(type(f) is FusedId for f in res)
+
+
 @pytest.mark.parametrize("bad", ["ab", b"ab", bytearray(b"ab"), None, 5, {"a": 1}, [], object()])
 def test_fr_rejected_containers(bad: Any) -> None:
     assert fuse_rankings(bad) == []
@@ -586,6 +640,11 @@ def test_prop_fuse_rankings_never_raises_and_is_consistent(
     assert set(keys) <= universe  # a subset of the pool
     scores = [f.score for f in res]
     assert scores == sorted(scores, reverse=True)
+
+
+@given(rankings_st, st.integers(-2, 40))
+def test_prop_limit_is_a_prefix(rankings: Any, limit: int) -> None:
+    assert fuse_rankings(rankings, limit=limit) == fuse_rankings(rankings)[:max(limit, 0)]
 
 
 @given(st.lists(st.lists(st.integers(0, 15), max_size=10), min_size=1, max_size=4),
