@@ -43,6 +43,9 @@ def test_sweep_strips_bom_and_reads_a_file_path_directly(tmp_path: Path) -> None
     target.write_bytes(b"\xef\xbb\xbfbody")
     sweep = _common.Sweep([str(target)])
     assert [f.text for f in sweep] == ["body"]
+    assert [f.text for f in _common.Sweep([str(target)], keep_bom=True)] == ["\ufeffbody"]
+    assert _common.read_text_file(str(target), keep_bom=True) == "\ufeffbody"
+    assert _common.read_text_file(str(target)) == "body"
 
 
 def test_sweep_binary_probe_looks_only_at_the_first_8_kib(tmp_path: Path) -> None:

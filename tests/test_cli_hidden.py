@@ -95,13 +95,23 @@ def test_directory_walk_skips_git(tmp_path: Path, capsys: Any) -> None:
     assert main(["hidden-chars", str(tmp_path)]) == 0
 
 
-def test_leading_bom_dropped_by_reader(tmp_path: Path, capsys: Any) -> None:
+def test_leading_bom_reported_only_under_strict(tmp_path: Path, capsys: Any) -> None:
     p = tmp_path / "bom.md"
     p.write_bytes("\ufeffhello\ufeff".encode())
     assert main(["hidden-chars", "--strict", str(p)]) == 3
     out = capsys.readouterr().out
+    assert f"{p}:1:1 U+FEFF bom ZERO WIDTH NO-BREAK SPACE" in out  # the leading BOM itself
+    assert f"{p}:1:7 U+FEFF bom ZERO WIDTH NO-BREAK SPACE" in out  # columns count the BOM
+    assert "2 hidden character(s)" in out
+    # Without --strict a leading BOM is exempt and columns are those an editor shows.
+    assert main(["hidden-chars", str(p)]) == 3
+    out = capsys.readouterr().out
     assert f"{p}:1:6 U+FEFF bom ZERO WIDTH NO-BREAK SPACE" in out
     assert "1 hidden character(s)" in out
+    only = tmp_path / "only.md"
+    only.write_bytes("\ufeffclean".encode())
+    assert main(["hidden-chars", str(only)]) == 0
+    assert main(["hidden-chars", "--strict", str(only)]) == 3
 
 
 def test_json_document(tmp_path: Path, capsys: Any) -> None:

@@ -101,15 +101,16 @@ class Sweep:
     Usage: `sweep = Sweep(paths); for f in sweep: ...; sweep.swept, sweep.skipped`.
     """
 
-    def __init__(self, paths: Iterable[str]) -> None:
+    def __init__(self, paths: Iterable[str], *, keep_bom: bool = False) -> None:
         self.paths = list(paths)
+        self.keep_bom = keep_bom
         self.swept = 0
         self.skipped: list[Skipped] = []
         self._progress = sys.stderr.isatty()
 
     def __iter__(self) -> Iterator[SweptFile]:
         for path in _walk(self.paths, self.skipped):
-            text = read_text_file(path)
+            text = read_text_file(path, keep_bom=self.keep_bom)
             if isinstance(text, Skipped):
                 self.skipped.append(text)
                 continue
@@ -157,8 +158,11 @@ def _skip_dir(path: str, name: str) -> bool:
     return os.path.isfile(os.path.join(path, "pyvenv.cfg"))  # any virtualenv
 
 
-def read_text_file(path: str) -> str | Skipped:
-    """The UTF-8 text of a regular file, or why it was skipped. Never raises."""
+def read_text_file(path: str, *, keep_bom: bool = False) -> str | Skipped:
+    """The UTF-8 text of a regular file, or why it was skipped. Never raises.
+
+    A leading byte-order mark is dropped unless `keep_bom` (a scanner that
+    reports one asks to see it)."""
     try:
         with open(path, "rb") as handle:
             if os.fstat(handle.fileno()).st_size > MAX_FILE_BYTES:
@@ -174,7 +178,7 @@ def read_text_file(path: str) -> str | Skipped:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         return Skipped(path, "not UTF-8")
-    return text[1:] if text.startswith("\ufeff") else text
+    return text[1:] if text.startswith("\ufeff") and not keep_bom else text
 
 
 def read_stdin_text(limit: int | None = None) -> str:

@@ -7,9 +7,10 @@ could be swept (never clean). Skipped files are listed on stderr.
 
 `--strict` lifts every exemption (BOM at the start, joiners inside scripts and
 emoji, selectors after a base, subdivision flags): the mode for auditing files
-that are about to become trusted. One thing even `--strict` cannot see: the
-shared reader drops a UTF-8 byte-order mark at the very start of a file before
-any scan, as every agentops command does.
+that are about to become trusted. Under `--strict` a byte-order mark at the
+very start of a file is kept and reported (column 1), and line 1 columns count
+it; without it, the shared reader drops that mark as every agentops command
+does, so columns are those an editor shows.
 
 A file whose text the scanner reports as "not scanned" (it cannot happen for a
 file read as UTF-8, but the answer is honoured) counts as skipped, never clean.
@@ -42,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     from agentops import hidden_chars
 
     strict = bool(args.strict)
-    sweep = _common.Sweep(args.paths)
+    sweep = _common.Sweep(args.paths, keep_bom=strict)
     reports: list[tuple[str, Any]] = []
     blind: list[_common.Skipped] = []
     for swept in sweep:
