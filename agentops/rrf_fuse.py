@@ -74,16 +74,14 @@ import itertools
 import math
 import numbers
 from collections import defaultdict
-from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from decimal import Decimal
 from operator import attrgetter
-from typing import NamedTuple, TypeVar
+from typing import NamedTuple
 
 __all__ = ["RRF_K", "FusedItem", "FusedId", "rrf_fuse", "fuse_rankings"]  # noqa: RUF022 - contract order
 
 RRF_K: int = 60
-
-_T = TypeVar("_T")
 
 _REJECTED = (str, bytes, bytearray, Mapping)
 
@@ -128,9 +126,12 @@ def _finite_float(value: object) -> float | None:
 
 
 def _option_number(value: object) -> float | None:
-    """An int or float option (not bool), finite and >= 0, as a float; else None."""
+    """An int or float option (not bool), finite and >= 0, as a float; else None.
+
+    -0.0 comes back as 0.0: a correctly rounded sum of zeros is +0.0 anyway, so
+    no score can carry the sign, whichever way it is computed."""
     number = _finite_float(value) if isinstance(value, (int, float)) else None
-    return number if number is not None and number >= 0 else None
+    return number + 0.0 if number is not None and number >= 0 else None
 
 
 def _k_or_default(k: object) -> float:
@@ -142,7 +143,7 @@ def _limit_or_none(limit: object) -> int | None:
     return limit if isinstance(limit, int) and not isinstance(limit, bool) else None
 
 
-def _cut(ordered: list[_T], limit: int | None) -> list[_T]:
+def _cut(ordered: list[int], limit: int | None) -> list[int]:
     if limit is None:
         return ordered
     return ordered[:max(limit, 0)]
@@ -165,9 +166,22 @@ def _read_score(element: object, key: object) -> float:
     return 0.0 if number is None else number
 
 
-def _terms(weight: float, k: float) -> Iterator[float]:
-    """`weight / (k + rank)` for rank 1, 2, 3, ... (endless, lazy), each a float division."""
-    return map(weight.__truediv__, map(k.__add__, itertools.count(1)))
+class _Terms:
+    """Rank numbers and `weight / (k + rank)` tables, each built once per call.
+
+    Every column then refers to the same int and float objects instead of
+    making a million fresh ones."""
+
+    def __init__(self, longest: int, k: float) -> None:
+        self.numbers = list(range(1, longest + 1))
+        self._denominators = [k + rank for rank in self.numbers]
+        self._tables: dict[float, list[float]] = {}
+
+    def table(self, weight: float) -> list[float]:
+        """`weight / (k + rank)` for rank 1, 2, 3, ...: one float division each."""
+        if weight not in self._tables:
+            self._tables[weight] = list(map(weight.__truediv__, self._denominators))
+        return self._tables[weight]
 
 
 def _total(terms: list[float]) -> float:
@@ -189,7 +203,7 @@ def rrf_fuse(pool: object, limit: object = None, *, k: object = RRF_K,
     # sorted() with reverse=True is stable: equal scores keep pool order (ordinal ranks).
     by_relevance = sorted(range(count), key=scores.__getitem__, reverse=True)
     relevance_rank = dict(zip(by_relevance, itertools.count(1)))
-    terms = list(itertools.islice(_terms(1.0, kk), count))
+    terms = _Terms(count, kk).table(1.0)
     fused = [_total([terms[i], terms[relevance_rank[i] - 1]]) for i in range(count)]
     order = _cut(sorted(range(count), key=fused.__getitem__, reverse=True),
                  _limit_or_none(limit))
@@ -236,33 +250,15 @@ def _cleaned(lists: list[list[object] | None]) -> list[list[object] | None]:
 _Fused = tuple[list[object], list[float], list[tuple[int | None, ...]]]
 
 
-class _Terms:
-    """Rank numbers and `weight / (k + rank)` tables, each built once per call.
-
-    Every column then refers to the same int and float objects instead of
-    making a million fresh ones."""
-
-    def __init__(self, lists: list[list[object]], k: float) -> None:
-        self.numbers = list(range(1, max(map(len, lists)) + 1))
-        self._denominators = [k + rank for rank in self.numbers]
-        self._tables: dict[float, list[float]] = {}
-
-    def table(self, weight: float) -> list[float]:
-        """`weight / (k + rank)` for rank 1, 2, 3, ...: one float division each."""
-        if weight not in self._tables:
-            self._tables[weight] = list(map(weight.__truediv__, self._denominators))
-        return self._tables[weight]
-
-
 def _fuse(lists: list[list[object] | None], k: float, weight_of: list[float]) -> _Fused:
     """Candidates in first-appearance order with their fused scores and rank rows.
 
     Raises if an id's hash or equality raises; the caller then cleans the lists."""
     present = [ranking or [] for ranking in lists]
+    terms = _Terms(max(map(len, present)), k)
     if _no_repeats(present):
-        keys = list(itertools.chain.from_iterable(present))
-        return _fuse_disjoint(present, keys, _Terms(present, k), weight_of)
-    return _fuse_overlapping(present, _Terms(present, k), weight_of)
+        return _fuse_disjoint(present, terms, weight_of)
+    return _fuse_overlapping(present, terms, weight_of)
 
 
 def _no_repeats(lists: list[list[object]]) -> bool:
@@ -278,10 +274,10 @@ def _no_repeats(lists: list[list[object]]) -> bool:
     return True
 
 
-def _fuse_disjoint(lists: list[list[object]], keys: list[object], terms: _Terms,
-                   weight_of: list[float]) -> _Fused:
+def _fuse_disjoint(lists: list[list[object]], terms: _Terms, weight_of: list[float]) -> _Fused:
     """No id occurs twice anywhere: each id has one term, and ranking j's ids
     are the run of candidates right after those of rankings 0..j-1."""
+    keys = list(itertools.chain.from_iterable(lists))
     total = len(keys)
     rank_columns: list[list[int | None]] = []
     scores: list[float] = []

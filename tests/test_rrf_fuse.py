@@ -454,6 +454,15 @@ def test_no_repeats_chooses_the_fast_path_only_when_it_applies() -> None:
     assert not mod._no_repeats([[1], [1.0]])  # dict-key equality
 
 
+def test_fr_negative_zero_weight_scores_like_fsum() -> None:
+    # fsum of zeros is +0.0, so a -0.0 weight never leaves a negative zero behind,
+    # whether the id sits in one ranking (no sum needed) or in several.
+    for rankings in ([["a"], ["b"]], [["a"], ["a", "b"]]):
+        for weights in ([0.0, -0.0], [-0.0, 0.0], [-0.0, -0.0]):
+            res = fuse_rankings(rankings, weights=weights)
+            assert [math.copysign(1.0, f.score) for f in res] == [1.0] * len(res)
+
+
 def test_fr_results_are_fused_ids() -> None:
     for res in (fuse_rankings([["a", "b"], ["b"]]), fuse_rankings([["a", "b"], ["b"]], limit=1)):
         assert all(type(f) is FusedId for f in res)
