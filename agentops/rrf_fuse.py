@@ -31,7 +31,8 @@ The fix
       unhashable one (it consumes no rank).
     - ``k`` and weights are used as floats (``1/(60.0 + 1)`` is bit-for-bit
       ``1/61``); an ``int`` too large for a float counts as non-finite (``k``
-      falls back to ``RRF_K``, weights to ``None``).
+      falls back to ``RRF_K``, weights to ``None``); ``-0.0`` reads as ``0.0``,
+      so a zero score is always ``+0.0``, as ``math.fsum`` gives.
     - A weighted sum too large for a float (weights near 1e308) is ``inf``,
       the IEEE rounding of the true sum, instead of an ``OverflowError``.
     - ``fuse_rankings`` pauses Python's cyclic garbage collector while it runs
