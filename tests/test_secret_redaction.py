@@ -715,6 +715,23 @@ def test_limit_base64_in_urls_data_digests() -> None:
         "google-api-key",)
 
 
+def test_url_context_ends_at_whitespace_for_every_later_run() -> None:
+    # A space after the URL ends its context; the memo of that answer must keep
+    # saying "not in the URL" for the second run as well as the first.
+    text = "see https://x.example/a " + B64 + " and " + B64_88
+    assert R(text) == ("see https://x.example/a [redacted:long-base64] and "
+                       "[redacted:long-base64]", ("long-base64", "long-base64"))
+    assert R(text) == ORACLE(text)
+    assert R(text, max_passes=2) == R(text)  # both in the first pass, confirmed by the second
+
+
+def test_empty_passwords_are_not_credentials() -> None:
+    # An empty password is no credential, even when a later '@' could end one.
+    for text in ("postgres://u:@h@z", "https://user:@Passw0rdXyz@host.example"):
+        assert R(text) == (text, ())
+        assert ORACLE(text) == (text, ())
+
+
 def test_limit_name_or_repetitive_keys() -> None:
     assert R("ResponseSessionHttp2RequestResponseBuilder")[1] == ()
     assert R("AAAAB" + "A" * 40 + "12")[1] == ()
