@@ -10,8 +10,9 @@ interleaved, repetition by repetition, so machine noise hits both alike:
 
 Plus `rrf_fuse` over a 100,000-element pool for scale. Each call is timed
 until it returns; freeing its result afterwards is timed apart and printed
-beside it (for a million results it is a few tenths of a second). Run from the project
-root with nothing installed: `python benchmarks/fuse_speed.py [--reps N]`.
+beside it (for a million results it is a few tenths of a second). Run from
+the project root with nothing installed: `python benchmarks/fuse_speed.py
+[--reps N]`.
 """
 
 from __future__ import annotations
