@@ -473,53 +473,53 @@ class _NextStop:
 _DB_SCHEMES = frozenset(
     ["mongodb", "postgres", "postgresql", "mysql", "mariadb", "mssql", "oracle", "redis",
      "rediss", "amqp", "amqps"])
-_DB_USER = _rx(r"[^\s:/@]*")
 _DB_PASS_STOP = _rx(r"[\s@]")
 _DB_HOST_STOP = _rx(r"[\s\"')\]]")
+
+
+# "://user:" (the user part ends at its colon): where a database URI can begin. The regular
+# expression starts with a literal, so the engine jumps between "://" occurrences in C.
+_DB_AFTER = _rx(r"://[^\s:/@]*:")
+
+
+def _db_scheme_start(text: str, q: int) -> int:
+    """Start of the database scheme ending at the "://" at q, or -1 if there is none."""
+    w0 = q
+    while w0 > 0 and text[w0 - 1] in _WORDCH:
+        w0 -= 1
+    if w0 < q and w0 > 0 and text[w0 - 1] == "+":  # scheme+driver://
+        w1 = w0 - 1
+        while w1 > 0 and text[w1 - 1] in _WORDCH:
+            w1 -= 1
+        if text[w1:w0 - 1] in _DB_SCHEMES:
+            return w1
+    return w0 if text[w0:q] in _DB_SCHEMES else -1
 
 
 def _find_db_uri(text: str) -> _Spans:
     out: _Spans = []
     n = len(text)
-    last_end = 0
     pw_stop = _NextStop(_DB_PASS_STOP, text)
     host_stop = _NextStop(_DB_HOST_STOP, text)
-    q = text.find("://")
-    while q != -1:
-        w0 = q
-        while w0 > 0 and text[w0 - 1] in _WORDCH:
-            w0 -= 1
-        starts: list[int] = []
-        if w0 < q and w0 > 0 and text[w0 - 1] == "+":
-            w1 = w0 - 1
-            while w1 > 0 and text[w1 - 1] in _WORDCH:
-                w1 -= 1
-            if text[w1:w0 - 1] in _DB_SCHEMES:
-                starts.append(w1)
-        if text[w0:q] in _DB_SCHEMES:
-            starts.append(w0)
-        starts = [s for s in starts if s >= last_end]
+    m = _DB_AFTER.search(text)
+    while m is not None:
+        q, colon = m.start(), m.end() - 1
+        start = _db_scheme_start(text, q)
         end = -1
-        if starts:
-            k = _DB_USER.match(text, q + 3).end()  # type: ignore[union-attr]
-            if k < n and text[k] == ":":
-                m2 = pw_stop.find(k + 1)
-                if m2 > k + 1 and m2 < n and text[m2] == "@":
-                    h = host_stop.find(m2 + 1)
-                    if h > m2 + 1:
-                        end = h
+        if start != -1:
+            m2 = pw_stop.find(colon + 1)
+            if m2 > colon + 1 and m2 < n and text[m2] == "@":
+                h = host_stop.find(m2 + 1)
+                if h > m2 + 1:
+                    end = h
         if end != -1:
-            out.append((starts[0], end))
-            last_end = end
-            q = text.find("://", end)
-        else:
-            q = text.find("://", q + 1)
+            out.append((start, end))
+        # A span ends at whitespace, a quote or a bracket, so no scheme word straddles it.
+        m = _DB_AFTER.search(text, end if end != -1 else q + 1)
     return out
 
 
 _SCHEME_CH = frozenset(string.ascii_letters + string.digits + "+.-")
-_URL_USER = _rx(r"[A-Za-z0-9._~%!$&'()*+,;=-]*")
-_URL_PASS = _rx(r"[A-Za-z0-9._~%!$&'()*+,;=:-]*")
 
 
 def _password_is_real(p: str) -> bool:
@@ -533,25 +533,30 @@ def _password_is_real(p: str) -> bool:
     return has_upper and has_lower and chars < 4 * words
 
 
+# `scheme://user:password@` followed by a host character. The scheme is a maximal run of
+# scheme characters starting with a letter; neither user nor password holds `/` or `@`.
+_URL_CREDS = _rx(r"(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*://([A-Za-z0-9._~%!$&'()*+,;=-]*)"
+                 r":([A-Za-z0-9._~%!$&'()*+,;=:-]*)@(?=[A-Za-z0-9\[])")
+
+
+# "://user:password@" before a host character; the scheme before "://" is checked apart.
+_URL_AFTER = _rx(r"://([A-Za-z0-9._~%!$&'()*+,;=-]*):([A-Za-z0-9._~%!$&'()*+,;=:-]*)@"
+                 r"(?=[A-Za-z0-9\[])")
+
+
 def _find_url_creds(text: str) -> _Spans:
     out: _Spans = []
-    n = len(text)
-    q = text.find("://")
-    while q != -1:
+    m = _URL_AFTER.search(text)
+    while m is not None:
+        q = m.start()
         j = q
         while j > 0 and text[j - 1] in _SCHEME_CH:
             j -= 1
-        nxt = q + 1
-        if j < q and text[j].isalpha():
-            u_end = _URL_USER.match(text, q + 3).end()  # type: ignore[union-attr]
-            if u_end < n and text[u_end] == ":":
-                p_end = _URL_PASS.match(text, u_end + 1).end()  # type: ignore[union-attr]
-                if (p_end + 1 < n and text[p_end] == "@"
-                        and (text[p_end + 1] in _ALNUM or text[p_end + 1] == "[")
-                        and _password_is_real(text[u_end + 1:p_end])):
-                    out.append((q + 3, p_end))
-                    nxt = p_end
-        q = text.find("://", nxt)
+        if j < q and text[j].isalpha() and _password_is_real(m.group(2)):
+            out.append((q + 3, m.end(2)))
+            m = _URL_AFTER.search(text, m.end(2))
+        else:
+            m = _URL_AFTER.search(text, q + 1)
     return out
 
 
