@@ -1275,12 +1275,27 @@ def _rule_on(rule: _Rule, scan: _Scan) -> bool:
     return scan.b64run
 
 
+_GENERIC = frozenset(("long-hex", "long-base64"))  # the last two rules; storage adds its own
+# Positions in _RULES of the rules each literal gates, and of the rules gated otherwise.
+_GATED_BY: dict[str, frozenset[int]] = {
+    lit: frozenset(i for i, rule in enumerate(_RULES) if lit in rule.literals)
+    for lit in _LITERALS}
+_NO_LITERAL = tuple(i for i, rule in enumerate(_RULES) if not rule.literals)
+
+
+def _rules_on(scan: _Scan) -> list[_Rule]:
+    """The rules `scan` lets run, in table order."""
+    on = {i for i in _NO_LITERAL if _rule_on(_RULES[i], scan)}
+    on.update(*(_GATED_BY[lit] for lit in scan.present))
+    return [_RULES[i] for i in sorted(on)]
+
+
 def _active_rules(text: str) -> tuple[list[_Rule], frozenset[str]]:
     """Rules that can match `text`, decided once on the input (tokens create no literal)."""
     scan = _scan(text)
     if scan is _NOTHING:
         return [], scan.present
-    return [rule for rule in _RULES if _rule_on(rule, scan)], scan.present
+    return _rules_on(scan), scan.present
 
 
 # --------------------------------------------------------------------------------------------
@@ -1445,7 +1460,8 @@ def _storage_kinds(text: str) -> list[tuple[str, _Finder]]:
     scan = _scan(text)
     present = scan.present
     kinds: list[tuple[str, _Finder]] = [
-        (rule.name, _bind(rule.storage, present)) for rule in _RULES[:45] if _rule_on(rule, scan)]
+        (rule.name, _bind(rule.storage, present)) for rule in _rules_on(scan)
+        if rule.name not in _GENERIC]
     if "@" in text:
         kinds.append(("email", _find_email))
     if scan.b64run:
