@@ -2,7 +2,7 @@
 """Inject small faults into one module and count how many its tests kill.
 
     python .ci/mutation_probe.py agentops/<name>.py tests/test_<name>.py [more tests...]
-        [--max N] [--seed S] [--timeout-factor F]
+        [--max N] [--seed S] [--timeout-factor F] [--lines A-B[,C-D...]]
 
 Each mutant flips one thing: a comparison (< <=, == !=, in / not in, is / is not),
 an arithmetic operator (+ -, * //), `and`/`or`, a `not`, an `if`/`while` test, an
@@ -10,6 +10,7 @@ integer constant (n -> n + 1), or a boolean constant. Docstrings and `_self_chec
 are left alone. Every mutant runs in a scratch copy of the project, never in the
 working tree, so parallel work is undisturbed. A mutant that makes the tests fail
 or run past the timeout is killed; one that passes survives and is listed.
+`--lines` keeps only mutants on those lines (say, the lines a change touched).
 This is a developer tool, not part of the package.
 """
 
@@ -137,6 +138,15 @@ def run_tests(root: str, tests: list[str], timeout: float) -> tuple[bool, float]
     return done.returncode == 0, time.perf_counter() - start
 
 
+def _line_ranges(text: str) -> list[tuple[int, int]]:
+    """"120-160,300" as [(120, 160), (300, 300)]."""
+    ranges = []
+    for part in text.split(","):
+        first, _, last = part.partition("-")
+        ranges.append((int(first), int(last or first)))
+    return ranges
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("module")
@@ -144,11 +154,14 @@ def main() -> int:
     parser.add_argument("--max", type=int, default=0, help="sample at most N mutants")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--timeout-factor", type=float, default=4.0)
+    parser.add_argument("--lines", type=_line_ranges, default=None,
+                        help="only mutants on these lines, e.g. 120-160,300-310")
     args = parser.parse_args()
     with open(args.module, encoding="utf-8") as handle:
         source = handle.read()
     found = mutations(ast.parse(source))
-    chosen = list(range(len(found)))
+    chosen = [i for i, (line, *_) in enumerate(found)
+              if args.lines is None or any(a <= line <= b for a, b in args.lines)]
     if args.max and args.max < len(chosen):
         chosen = sorted(random.Random(args.seed).sample(chosen, args.max))
     scratch = tempfile.mkdtemp(prefix="mutation-")

@@ -533,12 +533,6 @@ def _password_is_real(p: str) -> bool:
     return has_upper and has_lower and chars < 4 * words
 
 
-# `scheme://user:password@` followed by a host character. The scheme is a maximal run of
-# scheme characters starting with a letter; neither user nor password holds `/` or `@`.
-_URL_CREDS = _rx(r"(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*://([A-Za-z0-9._~%!$&'()*+,;=-]*)"
-                 r":([A-Za-z0-9._~%!$&'()*+,;=:-]*)@(?=[A-Za-z0-9\[])")
-
-
 # "://user:password@" before a host character; the scheme before "://" is checked apart.
 _URL_AFTER = _rx(r"://([A-Za-z0-9._~%!$&'()*+,;=-]*):([A-Za-z0-9._~%!$&'()*+,;=:-]*)@"
                  r"(?=[A-Za-z0-9\[])")

@@ -732,6 +732,27 @@ def test_empty_passwords_are_not_credentials() -> None:
         assert ORACLE(text) == (text, ())
 
 
+def test_scheme_words_are_read_whole() -> None:
+    # A database scheme with a driver suffix after other text, and a short URL scheme
+    # holding a digit: the scheme is read back to its first character.
+    cases = {
+        "url=postgresql+psycopg2://u:pw@h/db x": ("url=[redacted:db-uri-creds] x",
+                                                 ("db-uri-creds",)),
+        "see s3://user:Passw0rd12@bucket.example": (
+            "see s3://[redacted:url-credentials]@bucket.example", ("url-credentials",)),
+    }
+    for text, want in cases.items():
+        assert R(text) == want
+        assert ORACLE(text) == want
+
+
+def test_word_like_url_passwords_pass() -> None:
+    # No digit, both cases: a password that reads as words (4 or more letters a word)
+    # is a placeholder; one more short word tips it over.
+    assert R("https://user:AbcdEfgh@host.example")[1] == ()
+    assert R("https://user:AbcdEfghI@host.example")[1] == ("url-credentials",)
+
+
 def test_limit_name_or_repetitive_keys() -> None:
     assert R("ResponseSessionHttp2RequestResponseBuilder")[1] == ()
     assert R("AAAAB" + "A" * 40 + "12")[1] == ()
