@@ -8,7 +8,9 @@ workload alike):
       time with sysconfig.get_paths()["stdlib"] (display and storage boundaries);
   (b) secret-dense text: realistic log, .env, JSON and YAML lines with a fake credential
       of a different shape in nearly every line (display and storage), and, for scale,
-      stdlib chunks with one credential line each ("seeded", display);
+      stdlib chunks with one credential line each ("seeded", display) and stdlib lines
+      with a credential line every 2, 8 and 32 lines (display), to show how throughput
+      falls with the number of redactions per chunk;
   (c) five 200,000-character adversarial probes aimed at the quadratic traps of a literal
       transcription of the shape table (display; their total time is reported).
 Targets: display >= 60 MB/s on (a), >= 20 MB/s on (b), the five probes together < 0.2 s,
@@ -31,6 +33,7 @@ from _stdlib_corpus import stdlib_chunks
 from agentops.secret_redaction import redact_secret_shapes, scrub_for_storage
 
 CHUNK = 2000
+SWEEP = (2, 8, 32)  # a credential line every this many stdlib lines
 # CPU time of this process: on a shared machine wall time measures the neighbours, not us.
 # Pass --wall to use time.perf_counter instead.
 CLOCK = time.process_time
@@ -61,6 +64,19 @@ def secret_dense(n_chars: int) -> list[str]:
     ]
     text = "\n".join(lines) + "\n"
     blob = (text * (n_chars // len(text) + 1))[:n_chars]
+    return [blob[i:i + CHUNK] for i in range(0, len(blob), CHUNK)]
+
+
+def interleaved(every: int, n_chars: int) -> list[str]:
+    """Stdlib source lines with one credential line of `secret_dense` every `every` lines."""
+    credentials = secret_dense(4000)[0].splitlines()[:-1]  # the last line holds no credential
+    filler = [line for chunk in stdlib_chunks(n_chars) for line in chunk.splitlines()]
+    lines: list[str] = []
+    for i, line in enumerate(filler):
+        if i % every == 0:
+            lines.append(credentials[(i // every) % len(credentials)])
+        lines.append(line)
+    blob = "\n".join(lines)[:n_chars]
     return [blob[i:i + CHUNK] for i in range(0, len(blob), CHUNK)]
 
 
@@ -97,6 +113,7 @@ def run(reps: int, limit_chars: int) -> dict[str, float]:
                 scrub_for_storage(c, sidecar=True)
         return go
 
+    sweep = {every: interleaved(every, 400000) for every in SWEEP}
     workloads: dict[str, Callable[[], None]] = {
         "display/stdlib": display(benign),
         "storage/stdlib": storage(benign),
@@ -104,6 +121,7 @@ def run(reps: int, limit_chars: int) -> dict[str, float]:
         "display/seeded": display(seeded),
         "storage/dense": storage(dense),
         "display/probes": display(adv),
+        **{f"display/every{every}": display(chunks) for every, chunks in sweep.items()},
     }
     times: dict[str, list[float]] = {k: [] for k in workloads}
     for _ in range(reps):
@@ -124,6 +142,11 @@ def run(reps: int, limit_chars: int) -> dict[str, float]:
     print(f"display  seeded  {seeded_chars / med['display/seeded'] / 1e6:8.1f} MB/s  "
           "(stdlib chunks with one credential line each)")
     print(f"display  probes  {med['display/probes']:8.3f} s for 5 x 200,000 chars (target < 0.2)")
+    for every, chunks in sweep.items():
+        found = sum(len(redact_secret_shapes(c).shapes) for c in chunks) / len(chunks)
+        mbs = sum(map(len, chunks)) / med[f"display/every{every}"] / 1e6
+        print(f"display  1 in {every:<2d} {mbs:8.1f} MB/s  (stdlib lines, a credential line "
+              f"every {every}: {found:.1f} redactions per chunk)")
     return med
 
 
