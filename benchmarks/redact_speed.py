@@ -9,7 +9,7 @@ workload alike):
   (b) secret-dense text: realistic log, .env, JSON and YAML lines with a fake credential
       of a different shape in nearly every line (display and storage), and, for scale,
       stdlib chunks with one credential line each ("seeded", display) and stdlib lines
-      with a credential line every 2, 8 and 32 lines (display), to show how throughput
+      with a credential line per 2, 8 and 32 of them (display), to show how throughput
       falls with the number of redactions per chunk;
   (c) five 200,000-character adversarial probes aimed at the quadratic traps of a literal
       transcription of the shape table (display; their total time is reported).
@@ -33,7 +33,7 @@ from _stdlib_corpus import stdlib_chunks
 from agentops.secret_redaction import redact_secret_shapes, scrub_for_storage
 
 CHUNK = 2000
-SWEEP = (2, 8, 32)  # a credential line every this many stdlib lines
+SWEEP = (2, 8, 32)  # one credential line per this many stdlib lines
 # CPU time of this process: on a shared machine wall time measures the neighbours, not us.
 # Pass --wall to use time.perf_counter instead.
 CLOCK = time.process_time
@@ -43,7 +43,8 @@ def _fake(*parts: str) -> str:
     return "".join(parts)
 
 
-def secret_dense(n_chars: int) -> list[str]:
+def dense_lines() -> list[str]:
+    """Log, .env, JSON and YAML lines, each with a fake credential but the last."""
     an = "Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0UvWxYz"
     hx = "9f86d081884c7d659a2feaa0c55ad015" + "a3bf4f1b2b0b822cd15d6c15b0f00a08"
     lines = [
@@ -62,14 +63,18 @@ def secret_dense(n_chars: int) -> list[str]:
         _fake("HF_TOKEN=hf", "_", an),
         "plain log line without anything secret in it, status=200 ms=12",
     ]
-    text = "\n".join(lines) + "\n"
+    return lines
+
+
+def secret_dense(n_chars: int) -> list[str]:
+    text = "\n".join(dense_lines()) + "\n"
     blob = (text * (n_chars // len(text) + 1))[:n_chars]
     return [blob[i:i + CHUNK] for i in range(0, len(blob), CHUNK)]
 
 
 def interleaved(every: int, n_chars: int) -> list[str]:
-    """Stdlib source lines with one credential line of `secret_dense` every `every` lines."""
-    credentials = secret_dense(4000)[0].splitlines()[:-1]  # the last line holds no credential
+    """Stdlib source lines with a credential line before each `every` of them."""
+    credentials = dense_lines()[:-1]
     filler = [line for chunk in stdlib_chunks(n_chars) for line in chunk.splitlines()]
     lines: list[str] = []
     for i, line in enumerate(filler):
@@ -93,7 +98,7 @@ def probes() -> list[str]:
 def run(reps: int, limit_chars: int) -> dict[str, float]:
     benign = stdlib_chunks(limit_chars)
     dense = secret_dense(max(limit_chars // 10, 200000))
-    lines = secret_dense(4000)[0].splitlines()
+    lines = dense_lines()
     seeded = [c[:1000] + "\n" + lines[i % len(lines)] + "\n" + c[1000:]
               for i, c in enumerate(benign[: max(1, len(benign) // 4)])]
     seeded_chars = sum(map(len, seeded))
@@ -145,8 +150,8 @@ def run(reps: int, limit_chars: int) -> dict[str, float]:
     for every, chunks in sweep.items():
         found = sum(len(redact_secret_shapes(c).shapes) for c in chunks) / len(chunks)
         mbs = sum(map(len, chunks)) / med[f"display/every{every}"] / 1e6
-        print(f"display  1 in {every:<2d} {mbs:8.1f} MB/s  (stdlib lines, a credential line "
-              f"every {every}: {found:.1f} redactions per chunk)")
+        print(f"display  1 per {every:<2d}{mbs:8.1f} MB/s  (a credential line per {every} stdlib "
+              f"lines: {found:.1f} redactions per chunk)")
     return med
 
 
