@@ -5,8 +5,11 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -38,3 +41,14 @@ def run_cli(*args: str, stdin: str | bytes | None = None, env: dict[str, str] | 
     return subprocess.CompletedProcess(done.args, done.returncode,
                                        done.stdout.decode("utf-8", "replace"),
                                        done.stderr.decode("utf-8", "replace"))
+
+
+@pytest.fixture
+def far_zone(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The host's local zone set to UTC+05:30 (a POSIX TZ string, so no tz database is
+    needed): a verdict that leans on local time shows."""
+    monkeypatch.setenv("TZ", "IST-05:30")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()

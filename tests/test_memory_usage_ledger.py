@@ -307,7 +307,7 @@ def test_now_that_is_not_a_datetime_means_current_utc(now: Any) -> None:
     assert [t.name for t in tally.touched] == ["fresh"] and tally.rows_read == 2
 
 
-@pytest.mark.usefixtures("local_zone_far_from_utc")
+@pytest.mark.usefixtures("far_zone")
 def test_naive_now_is_utc_and_aware_now_is_converted() -> None:
     assert make_touch_rows(["a"], now=datetime(2026, 8, 15, 12)).rows[0]["ts"] == (
         "2026-08-15T12:00:00.000Z")
@@ -319,19 +319,7 @@ def test_naive_now_is_utc_and_aware_now_is_converted() -> None:
     assert not counted("2026-08-14T11:59:59.999999Z", now=plus2)
 
 
-@pytest.fixture
-def local_zone_far_from_utc(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """The machine's local zone set to UTC+05:30, so any use of local time shows."""
-    import time
-
-    monkeypatch.setenv("TZ", "IST-05:30")
-    time.tzset()
-    yield
-    monkeypatch.undo()
-    time.tzset()
-
-
-@pytest.mark.usefixtures("local_zone_far_from_utc")
+@pytest.mark.usefixtures("far_zone")
 def test_now_with_tzinfo_without_offset_is_utc() -> None:
     class Floating(tzinfo):
         def utcoffset(self, dt: Any) -> None:

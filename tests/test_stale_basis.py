@@ -867,17 +867,6 @@ class NoOffset(tzinfo):
         return None
 
 
-@pytest.fixture
-def far_zone(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Run with the host in a zone far from UTC: verdicts must not depend on it."""
-    import time
-    monkeypatch.setenv("TZ", "Asia/Kolkata")
-    time.tzset()
-    yield
-    monkeypatch.undo()
-    time.tzset()
-
-
 @pytest.mark.usefixtures("far_zone")
 def test_host_zone_never_matters() -> None:
     assert parse_instant("2026-08-01T10:00") == datetime(2026, 8, 1, 10, tzinfo=UTC)
