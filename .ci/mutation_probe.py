@@ -28,13 +28,24 @@ import time
 from collections.abc import Callable
 
 SWAP_COMPARE: dict[type, type] = {
-    ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt,
-    ast.Eq: ast.NotEq, ast.NotEq: ast.Eq, ast.In: ast.NotIn, ast.NotIn: ast.In,
-    ast.Is: ast.IsNot, ast.IsNot: ast.Is,
+    ast.Lt: ast.LtE,
+    ast.LtE: ast.Lt,
+    ast.Gt: ast.GtE,
+    ast.GtE: ast.Gt,
+    ast.Eq: ast.NotEq,
+    ast.NotEq: ast.Eq,
+    ast.In: ast.NotIn,
+    ast.NotIn: ast.In,
+    ast.Is: ast.IsNot,
+    ast.IsNot: ast.Is,
 }
 SWAP_BINOP: dict[type, type] = {
-    ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.FloorDiv, ast.FloorDiv: ast.Mult,
-    ast.Div: ast.Mult, ast.Mod: ast.FloorDiv,
+    ast.Add: ast.Sub,
+    ast.Sub: ast.Add,
+    ast.Mult: ast.FloorDiv,
+    ast.FloorDiv: ast.Mult,
+    ast.Div: ast.Mult,
+    ast.Mod: ast.FloorDiv,
 }
 
 Mutation = tuple[int, str, ast.AST, Callable[[ast.AST], ast.AST]]  # line, what, node, apply
@@ -65,11 +76,23 @@ def mutations(tree: ast.Module) -> list[Mutation]:
         if isinstance(node, ast.Compare):
             for i, op in enumerate(node.ops):
                 if type(op) in SWAP_COMPARE:
-                    found.append((line, f"{type(op).__name__} -> {SWAP_COMPARE[type(op)].__name__}",
-                                  node, _set_compare(i)))
+                    found.append(
+                        (
+                            line,
+                            f"{type(op).__name__} -> {SWAP_COMPARE[type(op)].__name__}",
+                            node,
+                            _set_compare(i),
+                        )
+                    )
         elif isinstance(node, ast.BinOp) and type(node.op) in SWAP_BINOP:
-            found.append((line, f"{type(node.op).__name__} -> {SWAP_BINOP[type(node.op)].__name__}",
-                          node, _set_binop))
+            found.append(
+                (
+                    line,
+                    f"{type(node.op).__name__} -> {SWAP_BINOP[type(node.op)].__name__}",
+                    node,
+                    _set_binop,
+                )
+            )
         elif isinstance(node, ast.BoolOp):
             found.append((line, "and <-> or", node, _flip_boolop))
         elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
@@ -78,11 +101,23 @@ def mutations(tree: ast.Module) -> list[Mutation]:
             found.append((line, f"negate {type(node).__name__} test", node, _negate_test))
         elif isinstance(node, ast.Constant):
             if isinstance(node.value, bool):
-                found.append((line, f"{node.value} -> {not node.value}", node,
-                              lambda n: ast.Constant(not n.value)))  # type: ignore[attr-defined]
+                found.append(
+                    (
+                        line,
+                        f"{node.value} -> {not node.value}",
+                        node,
+                        lambda n: ast.Constant(not n.value),
+                    )
+                )  # type: ignore[attr-defined]
             elif isinstance(node.value, int):
-                found.append((line, f"{node.value} -> {node.value + 1}", node,
-                              lambda n: ast.Constant(n.value + 1)))  # type: ignore[attr-defined]
+                found.append(
+                    (
+                        line,
+                        f"{node.value} -> {node.value + 1}",
+                        node,
+                        lambda n: ast.Constant(n.value + 1),
+                    )
+                )  # type: ignore[attr-defined]
     return found
 
 
@@ -91,6 +126,7 @@ def _set_compare(i: int) -> Callable[[ast.AST], ast.AST]:
         assert isinstance(node, ast.Compare)
         node.ops[i] = SWAP_COMPARE[type(node.ops[i])]()
         return node
+
     return apply
 
 
@@ -126,20 +162,26 @@ def mutant_source(source: str, index: int) -> str:
 
 def run_tests(root: str, tests: list[str], timeout: float) -> tuple[bool, float]:
     """(passed, seconds) for the tests in the scratch copy `root`."""
-    env = dict(os.environ, PYTHONPATH=root, HYPOTHESIS_PROFILE="mutation",
-               PYTHONDONTWRITEBYTECODE="1")
+    env = dict(
+        os.environ, PYTHONPATH=root, HYPOTHESIS_PROFILE="mutation", PYTHONDONTWRITEBYTECODE="1"
+    )
     start = time.perf_counter()
     try:
-        done = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
-                               *tests], cwd=root, env=env, capture_output=True, timeout=timeout,
-                              check=False)
+        done = subprocess.run(
+            [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *tests],
+            cwd=root,
+            env=env,
+            capture_output=True,
+            timeout=timeout,
+            check=False,
+        )
     except subprocess.TimeoutExpired:
         return False, time.perf_counter() - start
     return done.returncode == 0, time.perf_counter() - start
 
 
 def _line_ranges(text: str) -> list[tuple[int, int]]:
-    """"120-160,300" as [(120, 160), (300, 300)]."""
+    """ "120-160,300" as [(120, 160), (300, 300)]."""
     ranges = []
     for part in text.split(","):
         first, _, last = part.partition("-")
@@ -154,21 +196,31 @@ def main() -> int:
     parser.add_argument("--max", type=int, default=0, help="sample at most N mutants")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--timeout-factor", type=float, default=4.0)
-    parser.add_argument("--lines", type=_line_ranges, default=None,
-                        help="only mutants on these lines, e.g. 120-160,300-310")
+    parser.add_argument(
+        "--lines",
+        type=_line_ranges,
+        default=None,
+        help="only mutants on these lines, e.g. 120-160,300-310",
+    )
     args = parser.parse_args()
     with open(args.module, encoding="utf-8") as handle:
         source = handle.read()
     found = mutations(ast.parse(source))
-    chosen = [i for i, (line, *_) in enumerate(found)
-              if args.lines is None or any(a <= line <= b for a, b in args.lines)]
+    chosen = [
+        i
+        for i, (line, *_) in enumerate(found)
+        if args.lines is None or any(a <= line <= b for a, b in args.lines)
+    ]
     if args.max and args.max < len(chosen):
         chosen = sorted(random.Random(args.seed).sample(chosen, args.max))
     scratch = tempfile.mkdtemp(prefix="mutation-")
     try:
         for part in ("agentops", "tests"):
-            shutil.copytree(part, os.path.join(scratch, part),
-                            ignore=shutil.ignore_patterns("__pycache__", ".hypothesis"))
+            shutil.copytree(
+                part,
+                os.path.join(scratch, part),
+                ignore=shutil.ignore_patterns("__pycache__", ".hypothesis"),
+            )
         for extra in ("pyproject.toml",):
             if os.path.exists(extra):
                 shutil.copy(extra, scratch)
@@ -186,12 +238,16 @@ def main() -> int:
             line, desc, _node, _apply = found[index]
             if passed:
                 survivors.append((line, desc))
-            print(f"[{n}/{len(chosen)}] line {line}: {desc}: {'SURVIVED' if passed else 'killed'}",
-                  flush=True)
+            print(
+                f"[{n}/{len(chosen)}] line {line}: {desc}: {'SURVIVED' if passed else 'killed'}",
+                flush=True,
+            )
         killed = len(chosen) - len(survivors)
         share = 100.0 * killed / max(1, len(chosen))
-        print(f"\nmutation score: {killed}/{len(chosen)} killed ({share:.1f}%) "
-              f"of {len(found)} mutants in {args.module}")
+        print(
+            f"\nmutation score: {killed}/{len(chosen)} killed ({share:.1f}%) "
+            f"of {len(found)} mutants in {args.module}"
+        )
         for line, desc in survivors:
             print(f"  survived: line {line}: {desc}")
         return 0

@@ -157,14 +157,24 @@ _TIMESTAMP_RE = re.compile(
 _GRANT_FIELDS: frozenset[str] = frozenset(Grant._fields)
 _QUERY_FIELDS: tuple[str, ...] = GrantQuery._fields
 _AUDIT_GRANT_FIELDS: tuple[str, ...] = (
-    "id", "scope", "action_class", "command", "command_sha256", "expires_at", "minted_by",
+    "id",
+    "scope",
+    "action_class",
+    "command",
+    "command_sha256",
+    "expires_at",
+    "minted_by",
 )
 _NOT_ALLOWLISTS = (str, bytes, bytearray, memoryview)
 _ABSENT: Any = object()
 # Base-class descriptors: a datetime subclass cannot override what these read.
 _DATETIME_PARTS: tuple[Any, ...] = (
-    vars(date)["year"], vars(date)["month"], vars(date)["day"],
-    vars(datetime)["hour"], vars(datetime)["minute"], vars(datetime)["second"],
+    vars(date)["year"],
+    vars(date)["month"],
+    vars(date)["day"],
+    vars(datetime)["hour"],
+    vars(datetime)["minute"],
+    vars(datetime)["second"],
     vars(datetime)["microsecond"],
 )
 _DATETIME_TZINFO: Any = vars(datetime)["tzinfo"]
@@ -253,7 +263,8 @@ def _clock_snapshot(now: object) -> datetime | None:
         return None
     try:
         year, month, day, hour, minute, second, micro = (
-            descriptor.__get__(now) for descriptor in _DATETIME_PARTS)
+            descriptor.__get__(now) for descriptor in _DATETIME_PARTS
+        )
         tzinfo = _DATETIME_TZINFO.__get__(now)
         fold = _DATETIME_FOLD.__get__(now)
         naive = datetime(year, month, day, hour, minute, second, micro, fold=fold)
@@ -303,8 +314,7 @@ def _parse_timestamp(value: object) -> datetime | None:
         if zone[0] == "-":
             offset = -offset
     try:
-        local = datetime(year, month, day, hour, minute, second, micro,
-                         tzinfo=timezone(offset))
+        local = datetime(year, month, day, hour, minute, second, micro, tzinfo=timezone(offset))
         return local.astimezone(timezone.utc)
     except (ValueError, OverflowError):
         return None
@@ -331,18 +341,27 @@ def command_hash(command: object) -> str:
     return _digest(normalize_command(command))
 
 
-def is_allowed_grant_class(action_class: object,
-                           allowed_classes: Iterable[str] | None = ()) -> bool:
+def is_allowed_grant_class(
+    action_class: object, allowed_classes: Iterable[str] | None = ()
+) -> bool:
     """True only if the stripped genuine string is in the allowlist snapshot."""
     allowed = _allowlist_snapshot(allowed_classes)
     text = _str_snapshot(action_class)
     return text is not None and text.strip() in allowed
 
 
-def build_grant(command: str, *, scope: str, action_class: str, grant_id: str,
-                allowed_classes: Iterable[str] = (), now: datetime | None = None,
-                ttl: timedelta | None = None, single_use: bool = True,
-                minted_by: str | None = None) -> Grant:
+def build_grant(
+    command: str,
+    *,
+    scope: str,
+    action_class: str,
+    grant_id: str,
+    allowed_classes: Iterable[str] = (),
+    now: datetime | None = None,
+    ttl: timedelta | None = None,
+    single_use: bool = True,
+    minted_by: str | None = None,
+) -> Grant:
     """A new, unconsumed grant for exactly `command`; raises GrantError naming the argument."""
     normalized = normalize_command(command)
     scope_text = _str_snapshot(scope)
@@ -474,8 +493,7 @@ def _refuse_constant(name: str) -> Any:
 
 def _loads_strict(text: str) -> Any:
     """json.loads refusing duplicated keys anywhere and NaN/Infinity; raises ValueError."""
-    return json.loads(text, object_pairs_hook=_refuse_duplicates,
-                      parse_constant=_refuse_constant)
+    return json.loads(text, object_pairs_hook=_refuse_duplicates, parse_constant=_refuse_constant)
 
 
 def parse_grant(text: str | bytes, allowed_classes: Iterable[str] = ()) -> Grant | None:
@@ -511,8 +529,9 @@ def is_grant_live(grant: object, now: datetime | None = None) -> bool:
     return checked is not None and _live_at(checked, moment)
 
 
-def match_grant(grants: Iterable[object], query: object,
-                allowed_classes: Iterable[str] = ()) -> Grant | None:
+def match_grant(
+    grants: Iterable[object], query: object, allowed_classes: Iterable[str] = ()
+) -> Grant | None:
     """The validated snapshot of the first live grant for exactly this query, else None."""
     allowed = _allowlist_snapshot(allowed_classes)
     fields = _record_snapshot(query, _QUERY_FIELDS)
@@ -537,8 +556,11 @@ def match_grant(grants: Iterable[object], query: object,
             if checked is None or not _live_at(checked, moment):
                 continue
             found = checked.grant
-            if (found.command_sha256 == digest and found.scope == scope
-                    and found.action_class == action_class):
+            if (
+                found.command_sha256 == digest
+                and found.scope == scope
+                and found.action_class == action_class
+            ):
                 return found
     except Exception:
         return None
@@ -558,8 +580,9 @@ def mark_consumed(grant: Grant | Mapping[str, object], now: datetime | None = No
     return checked.grant._replace(consumed_at=_canonical_utc(moment))
 
 
-def compose_audit_line(event: str, *, grant: object = None, now: datetime | None = None,
-                       note: str | None = None) -> str:
+def compose_audit_line(
+    event: str, *, grant: object = None, now: datetime | None = None, note: str | None = None
+) -> str:
     """One NDJSON audit line (no trailing newline). Never raises."""
     event_text = _str_snapshot(event)
     moment = _clock_snapshot(now) or datetime.now(timezone.utc)
@@ -581,25 +604,42 @@ def compose_audit_line(event: str, *, grant: object = None, now: datetime | None
 
 def _self_check() -> None:
     if not __debug__:
-        raise SystemExit("capability_grant self-check: assertions are compiled out "
-                         "(python -O / PYTHONOPTIMIZE); run it without -O")
+        raise SystemExit(
+            "capability_grant self-check: assertions are compiled out "
+            "(python -O / PYTHONOPTIMIZE); run it without -O"
+        )
     now = datetime(2026, 6, 6, 23, 30, tzinfo=timezone.utc)
     cmd = "deploy --env production"
     classes = ("deploy", "prod-write-probe")
-    g = build_grant(cmd, scope="my-app", action_class="deploy", grant_id="grant-abc123",
-                    allowed_classes=classes, now=now)
+    g = build_grant(
+        cmd,
+        scope="my-app",
+        action_class="deploy",
+        grant_id="grant-abc123",
+        allowed_classes=classes,
+        now=now,
+    )
     query = GrantQuery(cmd, "my-app", "deploy", now)
     assert normalize_command("  deploy  --env production \n") == "deploy  --env production"
     assert command_hash(cmd + "\r") != command_hash(cmd)
     assert g.expires_at == "2026-06-06T23:45:00.000000+00:00"
     assert g.minted_at == "2026-06-06T23:30:00.000000+00:00"
-    for bad, name in ((dict(action_class="git-push"), "action_class"),
-                      (dict(allowed_classes=[]), "action_class"),
-                      (dict(ttl=timedelta(0)), "ttl"), (dict(ttl=900000), "ttl"),
-                      (dict(ttl=MAX_GRANT_TTL + timedelta(microseconds=1)), "ttl"),
-                      (dict(grant_id="../x"), "grant_id"), (dict(now="1000"), "now")):
-        kwargs: dict[str, Any] = dict(scope="my-app", action_class="deploy",
-                                      grant_id="grant-abc123", allowed_classes=classes, now=now)
+    for bad, name in (
+        (dict(action_class="git-push"), "action_class"),
+        (dict(allowed_classes=[]), "action_class"),
+        (dict(ttl=timedelta(0)), "ttl"),
+        (dict(ttl=900000), "ttl"),
+        (dict(ttl=MAX_GRANT_TTL + timedelta(microseconds=1)), "ttl"),
+        (dict(grant_id="../x"), "grant_id"),
+        (dict(now="1000"), "now"),
+    ):
+        kwargs: dict[str, Any] = dict(
+            scope="my-app",
+            action_class="deploy",
+            grant_id="grant-abc123",
+            allowed_classes=classes,
+            now=now,
+        )
         kwargs.update(bad)
         try:
             build_grant(cmd, **kwargs)
@@ -621,10 +661,13 @@ def _self_check() -> None:
     assert not is_grant_live(g, now.timestamp())  # type: ignore[arg-type]
     hit = match_grant([g], GrantQuery("  " + cmd, "my-app", "deploy", now), classes)
     assert hit is not None and hit.id == "grant-abc123"
-    assert match_grant([g], GrantQuery(cmd + " && rm -rf /", "my-app", "deploy", now),
-                       classes) is None
-    assert match_grant([g], GrantQuery("deploy\n--env production", "my-app", "deploy", now),
-                       classes) is None
+    assert (
+        match_grant([g], GrantQuery(cmd + " && rm -rf /", "my-app", "deploy", now), classes) is None
+    )
+    assert (
+        match_grant([g], GrantQuery("deploy\n--env production", "my-app", "deploy", now), classes)
+        is None
+    )
     assert match_grant([g], {"command": cmd, "scope": "my-app", "now": now}, classes) is None
     assert match_grant([g], query) is None
     assert match_grant([None, {"action_class": "git-push"}, g], query, classes) == g
@@ -653,13 +696,27 @@ def _self_check() -> None:
     assert json.loads(compose_audit_line("denied", now=now))["id"] is None
     # Limits, pinned: cwd is not bound; matching does not consume; a hand-written
     # grant is honoured; a different spelling of the same effect is a miss.
-    assert match_grant([g], {"command": cmd, "scope": "my-app", "action_class": "deploy",
-                             "now": now, "cwd": "/elsewhere"}, classes) == g
+    assert (
+        match_grant(
+            [g],
+            {
+                "command": cmd,
+                "scope": "my-app",
+                "action_class": "deploy",
+                "now": now,
+                "cwd": "/elsewhere",
+            },
+            classes,
+        )
+        == g
+    )
     assert match_grant([g], query, classes) == match_grant([g], query, classes) == g
     forged = dict(g._asdict(), id="handwritten")
     assert match_grant([forged], query, classes) is not None
-    assert match_grant([g], GrantQuery("deploy  --env production", "my-app", "deploy", now),
-                       classes) is None
+    assert (
+        match_grant([g], GrantQuery("deploy  --env production", "my-app", "deploy", now), classes)
+        is None
+    )
     stale = GrantQuery(cmd, "my-app", "deploy", now + timedelta(minutes=14))
     assert match_grant([g], stale, classes) == g  # the caller's clock is trusted
     print("capability_grant self-check: all assertions passed")

@@ -97,36 +97,196 @@ __all__ = [
     "claimed_paths",
 ]
 
-CLAIM_VERBS: frozenset[str] = frozenset({
-    "created", "added", "updated", "modified", "edited", "changed", "wrote", "written",
-    "rewrote", "rewritten", "removed", "deleted", "renamed", "moved", "replaced", "refactored",
-    "fixed", "implemented", "inserted", "appended", "patched", "extracted", "converted",
-    "generated", "saved", "adjusted", "altered", "amended", "introduced", "made",
-})
-MODAL_WORDS: frozenset[str] = frozenset({
-    "will", "shall", "would", "should", "could", "can", "may", "might", "must", "going",
-    "gonna", "let", "need", "needs", "want", "wants", "plan", "plans", "intend", "intends",
-    "if", "unless",
-})
-NEGATION_WORDS: frozenset[str] = frozenset({
-    "not", "never", "no", "nothing", "none", "neither", "nor", "without",
-})
-DETERMINERS: frozenset[str] = frozenset({
-    "the", "a", "an", "this", "that", "these", "those", "its", "their", "your", "our", "my",
-    "his", "her", "any", "each", "every", "some",
-})
-PRESENT_BE: frozenset[str] = frozenset({
-    "is", "are", "am", "be", "being", "get", "gets", "getting",
-})
-FILE_EXTENSIONS: frozenset[str] = frozenset({
-    "js", "mjs", "cjs", "jsx", "ts", "tsx", "vue", "svelte", "py", "pyi", "ipynb", "rb", "go",
-    "rs", "java", "kt", "kts", "scala", "swift", "c", "h", "cc", "cpp", "cxx", "hpp", "hh",
-    "cs", "fs", "php", "pl", "pm", "lua", "r", "dart", "ex", "exs", "erl", "hs", "ml", "clj",
-    "sh", "bash", "zsh", "fish", "ps1", "bat", "cmd", "sql", "json", "jsonc", "yaml", "yml",
-    "toml", "ini", "cfg", "conf", "env", "properties", "xml", "xsd", "xsl", "html", "htm",
-    "css", "scss", "sass", "less", "md", "markdown", "rst", "txt", "csv", "tsv", "lock",
-    "gradle", "tf", "proto", "graphql", "gql", "svg",
-})
+CLAIM_VERBS: frozenset[str] = frozenset(
+    {
+        "created",
+        "added",
+        "updated",
+        "modified",
+        "edited",
+        "changed",
+        "wrote",
+        "written",
+        "rewrote",
+        "rewritten",
+        "removed",
+        "deleted",
+        "renamed",
+        "moved",
+        "replaced",
+        "refactored",
+        "fixed",
+        "implemented",
+        "inserted",
+        "appended",
+        "patched",
+        "extracted",
+        "converted",
+        "generated",
+        "saved",
+        "adjusted",
+        "altered",
+        "amended",
+        "introduced",
+        "made",
+    }
+)
+MODAL_WORDS: frozenset[str] = frozenset(
+    {
+        "will",
+        "shall",
+        "would",
+        "should",
+        "could",
+        "can",
+        "may",
+        "might",
+        "must",
+        "going",
+        "gonna",
+        "let",
+        "need",
+        "needs",
+        "want",
+        "wants",
+        "plan",
+        "plans",
+        "intend",
+        "intends",
+        "if",
+        "unless",
+    }
+)
+NEGATION_WORDS: frozenset[str] = frozenset(
+    {
+        "not",
+        "never",
+        "no",
+        "nothing",
+        "none",
+        "neither",
+        "nor",
+        "without",
+    }
+)
+DETERMINERS: frozenset[str] = frozenset(
+    {
+        "the",
+        "a",
+        "an",
+        "this",
+        "that",
+        "these",
+        "those",
+        "its",
+        "their",
+        "your",
+        "our",
+        "my",
+        "his",
+        "her",
+        "any",
+        "each",
+        "every",
+        "some",
+    }
+)
+PRESENT_BE: frozenset[str] = frozenset(
+    {
+        "is",
+        "are",
+        "am",
+        "be",
+        "being",
+        "get",
+        "gets",
+        "getting",
+    }
+)
+FILE_EXTENSIONS: frozenset[str] = frozenset(
+    {
+        "js",
+        "mjs",
+        "cjs",
+        "jsx",
+        "ts",
+        "tsx",
+        "vue",
+        "svelte",
+        "py",
+        "pyi",
+        "ipynb",
+        "rb",
+        "go",
+        "rs",
+        "java",
+        "kt",
+        "kts",
+        "scala",
+        "swift",
+        "c",
+        "h",
+        "cc",
+        "cpp",
+        "cxx",
+        "hpp",
+        "hh",
+        "cs",
+        "fs",
+        "php",
+        "pl",
+        "pm",
+        "lua",
+        "r",
+        "dart",
+        "ex",
+        "exs",
+        "erl",
+        "hs",
+        "ml",
+        "clj",
+        "sh",
+        "bash",
+        "zsh",
+        "fish",
+        "ps1",
+        "bat",
+        "cmd",
+        "sql",
+        "json",
+        "jsonc",
+        "yaml",
+        "yml",
+        "toml",
+        "ini",
+        "cfg",
+        "conf",
+        "env",
+        "properties",
+        "xml",
+        "xsd",
+        "xsl",
+        "html",
+        "htm",
+        "css",
+        "scss",
+        "sass",
+        "less",
+        "md",
+        "markdown",
+        "rst",
+        "txt",
+        "csv",
+        "tsv",
+        "lock",
+        "gradle",
+        "tf",
+        "proto",
+        "graphql",
+        "gql",
+        "svg",
+    }
+)
 
 # Every pattern is a single bounded class or a fixed sequence: no nested quantifiers.
 _CUT_RE = re.compile(r";|[.!?](?=\s|\Z)")
@@ -170,8 +330,9 @@ _NOT_AUDITED = AuditResult(False, (), 0)
 
 
 def _extensions(extra: object) -> frozenset[str]:
-    if isinstance(extra, (str, bytes, bytearray, memoryview, Mapping)) \
-            or not isinstance(extra, Iterable):
+    if isinstance(extra, (str, bytes, bytearray, memoryview, Mapping)) or not isinstance(
+        extra, Iterable
+    ):
         return FILE_EXTENSIONS
     try:
         items = list(extra)
@@ -179,8 +340,9 @@ def _extensions(extra: object) -> frozenset[str]:
         return FILE_EXTENSIONS
     # An entry that cannot be an extension ("", "tar.gz", "a/b") is harmless: the text after
     # the last dot of a mention's last segment never equals it.
-    return FILE_EXTENSIONS | {str.__str__(item).lstrip(".").lower() for item in items
-                              if isinstance(item, str)}
+    return FILE_EXTENSIONS | {
+        str.__str__(item).lstrip(".").lower() for item in items if isinstance(item, str)
+    }
 
 
 def _blank_urls(text: str) -> str:
@@ -215,17 +377,21 @@ def _claim_verb(sentence: str) -> str:
         lower = word.lower()
         if lower in CLAIM_VERBS and previous not in DETERMINERS and previous not in PRESENT_BE:
             return word
-        if (lower in MODAL_WORDS or lower in NEGATION_WORDS or lower.endswith("n't")
-                or lower.endswith("'ll")):
+        if (
+            lower in MODAL_WORDS
+            or lower in NEGATION_WORDS
+            or lower.endswith("n't")
+            or lower.endswith("'ll")
+        ):
             return ""  # every later verb in this sentence is blocked
         previous = lower
     return ""
 
 
 def _is_file(mention: str, extensions: frozenset[str]) -> bool:
-    segment = mention[max(mention.rfind("/"), mention.rfind("\\")) + 1:]
+    segment = mention[max(mention.rfind("/"), mention.rfind("\\")) + 1 :]
     dot = segment.rfind(".")
-    return dot >= 0 and segment[dot + 1:].lower() in extensions
+    return dot >= 0 and segment[dot + 1 :].lower() in extensions
 
 
 def _line_claims(line: str, extensions: frozenset[str]) -> list[Claim]:
@@ -240,7 +406,7 @@ def _line_claims(line: str, extensions: frozenset[str]) -> list[Claim]:
     sentences = []
     for cut in _CUT_RE.finditer(text):
         if cut.group() != "?":
-            sentences.append(text[start:cut.start()])
+            sentences.append(text[start : cut.start()])
         start = cut.end()
     sentences.append(text[start:])
     for sentence in sentences:
@@ -309,8 +475,9 @@ class _Index:
 
 
 def _changed_paths(files_changed: object) -> list[str] | None:
-    if isinstance(files_changed, (str, bytes, bytearray, memoryview, Mapping)) \
-            or not isinstance(files_changed, Iterable):
+    if isinstance(files_changed, (str, bytes, bytearray, memoryview, Mapping)) or not isinstance(
+        files_changed, Iterable
+    ):
         return None
     try:
         items = list(files_changed)
@@ -320,8 +487,7 @@ def _changed_paths(files_changed: object) -> list[str] | None:
     return [path for path in paths if path.strip()]
 
 
-def audit(answer: object, files_changed: object, *,
-          extra_extensions: object = ()) -> AuditResult:
+def audit(answer: object, files_changed: object, *, extra_extensions: object = ()) -> AuditResult:
     """Past-tense file claims in `answer` that `files_changed` does not back, in line order."""
     if not isinstance(answer, str):
         return _NOT_AUDITED
@@ -361,18 +527,30 @@ def audit(answer: object, files_changed: object, *,
 
 def _self_check() -> None:
     if not __debug__:
-        raise SystemExit("claim_audit self-check needs assertions: run it without python -O "
-                         "or PYTHONOPTIMIZE")
-    incident = ("Changes made:\n"
-                "  1. Created xmlLoader.js ...\n"
-                "  2. Created styledBox.js ...\n"
-                "  3. Created tableCreator.js ...\n"
-                "  4. Updated template.js to import and use the new files.")
+        raise SystemExit(
+            "claim_audit self-check needs assertions: run it without python -O or PYTHONOPTIMIZE"
+        )
+    incident = (
+        "Changes made:\n"
+        "  1. Created xmlLoader.js ...\n"
+        "  2. Created styledBox.js ...\n"
+        "  3. Created tableCreator.js ...\n"
+        "  4. Updated template.js to import and use the new files."
+    )
     changed = {"src/xmlLoader.js", "src/styledBox.js", "src/tableCreator.js"}
     result = audit(incident, changed)
-    assert result == AuditResult(True, (FalseClaim(
-        5, "template.js", "Updated",
-        "4. Updated template.js to import and use the new files."),), 4), result
+    assert result == AuditResult(
+        True,
+        (
+            FalseClaim(
+                5,
+                "template.js",
+                "Updated",
+                "4. Updated template.js to import and use the new files.",
+            ),
+        ),
+        4,
+    ), result
     assert audit(incident, changed | {"src/template.js"}) == AuditResult(True, (), 4)
     assert claimed_paths("I will update template.js") == ()
     assert claimed_paths("template.js already imports xmlLoader.js") == ()

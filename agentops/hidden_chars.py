@@ -248,9 +248,7 @@ def _hc_flag_run(text: str, start: int, end: int) -> bool:
     body = text[start : end - 1]
     if not 3 <= len(body) <= 7:
         return False
-    return all(
-        0xE0030 <= ord(c) <= 0xE0039 or 0xE0061 <= ord(c) <= 0xE007A for c in body
-    )
+    return all(0xE0030 <= ord(c) <= 0xE0039 or 0xE0061 <= ord(c) <= 0xE007A for c in body)
 
 
 def _hc_reported(text: str, strict: bool) -> list[int]:
@@ -322,8 +320,15 @@ def scan(text: object, *, strict: object = False) -> ScanResult:
             prev = index
             cp = ord(snap[index])
             findings.append(
-                HiddenChar(index, line, index - line_start + 1, cp, _hc_label(cp),
-                           _hc_name(cp), _CATEGORY_OF[cp])
+                HiddenChar(
+                    index,
+                    line,
+                    index - line_start + 1,
+                    cp,
+                    _hc_label(cp),
+                    _hc_name(cp),
+                    _CATEGORY_OF[cp],
+                )
             )
         return ScanResult(True, not findings, tuple(findings), digest)
     except Exception:  # fail soft: never scanned is never clean
@@ -404,8 +409,10 @@ def warning(result: object, *, limit: object = _DEFAULT_LIMIT) -> str:
         if rest:
             named.append(f"and {rest} more distinct code points")
         plural = "" if total == 1 else "s"
-        return (f"{_WARNING_PREFIX} {total} invisible code point{plural} that a reader"
-                f" cannot see: " + "; ".join(named))
+        return (
+            f"{_WARNING_PREFIX} {total} invisible code point{plural} that a reader"
+            f" cannot see: " + "; ".join(named)
+        )
     except Exception:
         return ""
 
@@ -418,10 +425,12 @@ def _self_check() -> None:
         )
     found = scan("ign\u200bore")
     assert found.scanned and not found.clean and len(found.findings) == 1
-    assert found.findings[0] == HiddenChar(3, 1, 4, 0x200B, "U+200B", "ZERO WIDTH SPACE",
-                                           ZERO_WIDTH)
+    assert found.findings[0] == HiddenChar(
+        3, 1, 4, 0x200B, "U+200B", "ZERO WIDTH SPACE", ZERO_WIDTH
+    )
     assert scan("plain ascii\twith\ncontrols\x1b[0m") == ScanResult(
-        True, True, (), text_digest("plain ascii\twith\ncontrols\x1b[0m"))
+        True, True, (), text_digest("plain ascii\twith\ncontrols\x1b[0m")
+    )
     for bad in (None, b"\xe2\x80\x8b", 42):
         assert scan(bad) == ScanResult(False, False, (), "")
     assert scan("\ufeffhello").clean

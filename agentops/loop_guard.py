@@ -133,14 +133,78 @@ THRESHOLD = 0.8
 DEFAULT_BUDGET_TOOLS: frozenset[str] = frozenset({"rag_lookup"})
 MAX_QUERY_CHARS = 1000
 
-STOPWORDS: frozenset[str] = frozenset({
-    "a", "an", "the", "and", "or", "but", "if", "then", "so", "of", "in", "on", "at", "to",
-    "for", "from", "by", "with", "about", "into", "onto", "as", "is", "are", "was", "were",
-    "be", "been", "being", "am", "do", "does", "did", "how", "what", "which", "who", "whom",
-    "where", "when", "why", "i", "me", "my", "we", "our", "you", "your", "it", "its", "this",
-    "that", "these", "those", "there", "here", "can", "could", "should", "would", "will",
-    "shall", "may", "might", "must", "please", "some", "any"
-})
+STOPWORDS: frozenset[str] = frozenset(
+    {
+        "a",
+        "an",
+        "the",
+        "and",
+        "or",
+        "but",
+        "if",
+        "then",
+        "so",
+        "of",
+        "in",
+        "on",
+        "at",
+        "to",
+        "for",
+        "from",
+        "by",
+        "with",
+        "about",
+        "into",
+        "onto",
+        "as",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "being",
+        "am",
+        "do",
+        "does",
+        "did",
+        "how",
+        "what",
+        "which",
+        "who",
+        "whom",
+        "where",
+        "when",
+        "why",
+        "i",
+        "me",
+        "my",
+        "we",
+        "our",
+        "you",
+        "your",
+        "it",
+        "its",
+        "this",
+        "that",
+        "these",
+        "those",
+        "there",
+        "here",
+        "can",
+        "could",
+        "should",
+        "would",
+        "will",
+        "shall",
+        "may",
+        "might",
+        "must",
+        "please",
+        "some",
+        "any",
+    }
+)
 
 STUB_TEMPLATE = (
     "[skipped, not run: identical call #{count} this turn; the same arguments give the"
@@ -358,8 +422,9 @@ def similarity(a: object, b: object) -> float:
     return _ratio(key_a, key_b)  # 0.0 when exactly one key is empty
 
 
-def _match(groups: list[tuple[int, str, int]], key: str,
-           threshold: float) -> tuple[int | None, float]:
+def _match(
+    groups: list[tuple[int, str, int]], key: str, threshold: float
+) -> tuple[int | None, float]:
     """Row index (None for no match) and score of the query group `key` belongs to."""
     for index, stored, _ in groups:
         if stored == key:
@@ -379,8 +444,14 @@ def _match(groups: list[tuple[int, str, int]], key: str,
 # --------------------------------------------------------------------------- check
 
 
-def check(state: object, tool: object, arguments: object = "", *, query: object = None,
-          config: object = None) -> Verdict:
+def check(
+    state: object,
+    tool: object,
+    arguments: object = "",
+    *,
+    query: object = None,
+    config: object = None,
+) -> Verdict:
     """Decide one tool call against this turn's state; the input state is never changed."""
     current = load_state(state)
     if not isinstance(tool, str):
@@ -416,24 +487,54 @@ def check(state: object, tool: object, arguments: object = "", *, query: object 
         query_key = normalize_query(text)
 
     if count > cfg.max_identical_calls:
-        return Verdict(STUB, STUB_TEMPLATE.format(count=count), count, tool_live, query_key,
-                       "", 0.0, True, current._replace(calls=calls))
+        return Verdict(
+            STUB,
+            STUB_TEMPLATE.format(count=count),
+            count,
+            tool_live,
+            query_key,
+            "",
+            0.0,
+            True,
+            current._replace(calls=calls),
+        )
     if not budgeted:
         return Verdict(RUN, "", count, 0, "", "", 0.0, False, current._replace(calls=calls))
 
-    groups = [(i, key, runs) for i, (row_tool, key, runs) in enumerate(current.queries)
-              if row_tool == name]
+    groups = [
+        (i, key, runs)
+        for i, (row_tool, key, runs) in enumerate(current.queries)
+        if row_tool == name
+    ]
     index, score = _match(groups, query_key, cfg.threshold)
     exhausted = tool_live >= cfg.max_live_per_turn
     matched_key = ""
     if index is not None:
         _, matched_key, group_live = current.queries[index]
         if group_live >= cfg.max_live_per_query or exhausted:  # a cache serve beats a refusal
-            return Verdict(CACHED, CACHE_NOTE.format(live=group_live), count, tool_live,
-                           query_key, matched_key, score, False, current._replace(calls=calls))
+            return Verdict(
+                CACHED,
+                CACHE_NOTE.format(live=group_live),
+                count,
+                tool_live,
+                query_key,
+                matched_key,
+                score,
+                False,
+                current._replace(calls=calls),
+            )
     if exhausted:
-        return Verdict(BUDGET, BUDGET_TEMPLATE.format(live=tool_live, tool=name), count,
-                       tool_live, query_key, "", 0.0, False, current._replace(calls=calls))
+        return Verdict(
+            BUDGET,
+            BUDGET_TEMPLATE.format(live=tool_live, tool=name),
+            count,
+            tool_live,
+            query_key,
+            "",
+            0.0,
+            False,
+            current._replace(calls=calls),
+        )
 
     tool_live += 1
     live_rows = list(current.live)
@@ -457,8 +558,9 @@ def check(state: object, tool: object, arguments: object = "", *, query: object 
 
 def _self_check() -> None:
     if not __debug__:
-        raise SystemExit("loop_guard self-check needs assertions: run it without python -O "
-                         "or PYTHONOPTIMIZE")
+        raise SystemExit(
+            "loop_guard self-check needs assertions: run it without python -O or PYTHONOPTIMIZE"
+        )
     state = new_turn()
     seen = []
     for _ in range(5):
@@ -471,17 +573,31 @@ def _self_check() -> None:
 
     assert normalize_query("splitting tables") == "split tabl"
     assert normalize_query("how do I create tables") == "creat tabl"
-    for a, b, same in (("set table cell padding", "set layout table cell padding", True),
-                       ("how to set the table border colour", "set table border color", True),
-                       ("create a table with borders", "create a box with borders", False),
-                       ("create table", "create box", False)):
+    for a, b, same in (
+        ("set table cell padding", "set layout table cell padding", True),
+        ("how to set the table border colour", "set table border color", True),
+        ("create a table with borders", "create a box with borders", False),
+        ("create table", "create box", False),
+    ):
         assert (similarity(a, b) >= THRESHOLD) is same, (a, b)
 
     message = BUDGET_TEMPLATE.format(live=12, tool="rag_lookup")
     assert "do NOT say the knowledge base lacks it" in message
     state = new_turn()
-    for word in ("alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel",
-                 "india", "juliet", "kilo", "lima"):
+    for word in (
+        "alpha",
+        "bravo",
+        "charlie",
+        "delta",
+        "echo",
+        "foxtrot",
+        "golf",
+        "hotel",
+        "india",
+        "juliet",
+        "kilo",
+        "lima",
+    ):
         state = check(state, "rag_lookup", word).state
     budget = check(state, "rag_lookup", query="something else entirely")
     assert budget.action == BUDGET and budget.message == message and budget.live == 12

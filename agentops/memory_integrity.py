@@ -136,10 +136,29 @@ REPAIR_MIN_JACCARD = 0.4  # "did you mean" candidates at/above this
 HUB_MIN_BACKLINKS = 3
 DEFAULT_MAX_INDEX_LINE_LENGTH = 200
 DEFAULT_PRUNE_LIMIT = 5
-STOPWORDS: frozenset[str] = frozenset({
-    "a", "an", "and", "as", "at", "by", "for", "from", "in", "is", "it", "of", "on", "or",
-    "the", "to", "vs", "via", "with",
-})
+STOPWORDS: frozenset[str] = frozenset(
+    {
+        "a",
+        "an",
+        "and",
+        "as",
+        "at",
+        "by",
+        "for",
+        "from",
+        "in",
+        "is",
+        "it",
+        "of",
+        "on",
+        "or",
+        "the",
+        "to",
+        "vs",
+        "via",
+        "with",
+    }
+)
 CHECKS = (
     "dead-index-link",
     "duplicate-link-target",
@@ -369,8 +388,11 @@ def _name_tokens(text: str) -> list[str]:
 
 
 def _title_tokens(text: str) -> list[str]:
-    return [t for t in _TOKEN_RE.findall(text.lower())
-            if len(t) > 1 and not t.isdigit() and t not in STOPWORDS]
+    return [
+        t
+        for t in _TOKEN_RE.findall(text.lower())
+        if len(t) > 1 and not t.isdigit() and t not in STOPWORDS
+    ]
 
 
 def _jaccard(a: set[str], b: set[str]) -> float | None:
@@ -457,7 +479,7 @@ def parse_frontmatter(content: object) -> Frontmatter:
         elif nested_type is None and top_type is None and line[:1] in (" ", "\t"):
             match = _INDENTED_TYPE_RE.match(line)
             if match:
-                nested_type = _type_value(line[match.end():])
+                nested_type = _type_value(line[match.end() :])
     return Frontmatter(name, top_type if top_type is not None else nested_type, description)
 
 
@@ -502,16 +524,21 @@ def _scan_index_line(line: str, number: int, out: list[IndexLink]) -> None:
             pos = begin  # past the '(' right after ']', which is no '['
             continue
         pos = stop + 1
-        _keep_index_link(line, start, line[start + 1:close], line[begin:stop], number, out)
+        _keep_index_link(line, start, line[start + 1 : close], line[begin:stop], number, out)
 
 
-def _keep_index_link(line: str, start: int, title: str, target: str, number: int,
-                     out: list[IndexLink]) -> None:
+def _keep_index_link(
+    line: str, start: int, title: str, target: str, number: int, out: list[IndexLink]
+) -> None:
     """Keep a ``[title](target)`` match unless it is an image or not a memory link."""
     if start > 0 and line[start - 1] == "!":
         return
-    if (not target.lower().endswith(".md") or "/" in target or "\\" in target
-            or _SCHEME_RE.match(target)):
+    if (
+        not target.lower().endswith(".md")
+        or "/" in target
+        or "\\" in target
+        or _SCHEME_RE.match(target)
+    ):
         return
     out.append(IndexLink(title.strip(), target, number))
 
@@ -527,8 +554,7 @@ def _index_links(text: str) -> list[IndexLink]:
             # Few openers: the regex costs at most a bounded number of passes over the
             # line, and leftmost-first matching gives exactly the scanner's links.
             for match in _INDEX_LINK_RE.finditer(line):
-                _keep_index_link(line, match.start(), match.group(1), match.group(2),
-                                 number, out)
+                _keep_index_link(line, match.start(), match.group(1), match.group(2), number, out)
         else:
             _scan_index_line(line, number, out)
     return out
@@ -561,7 +587,7 @@ def _wiki_links(content: str) -> list[str]:
             return out
         stop = found.start()
         if content.startswith("]]", stop):  # "[[]]" gives an empty name, skipped below
-            inner = content[start + 2:stop]
+            inner = content[start + 2 : stop]
             name = inner.partition("|")[0].partition("#")[0].strip()
             if name:
                 out.append(name)
@@ -632,7 +658,7 @@ def _load_view(text: str) -> _LoadView:
                         close_at = text_len  # none anywhere after: never search again
                 if close_at < text_len:
                     j = bisect_right(starts, close_at) - 1
-                    if not raw[j][close_at - starts[j] + 3:].strip(" \t\r"):
+                    if not raw[j][close_at - starts[j] + 3 :].strip(" \t\r"):
                         i = j + 1
                         continue
         kept.append(i)
@@ -668,8 +694,9 @@ class _Budget(NamedTuple):
     over_bytes: int | None
 
 
-def _budget(view: _LoadView, max_lines: int, max_chars: int,
-            budget: int | None, given_bytes: int | None) -> _Budget | None:
+def _budget(
+    view: _LoadView, max_lines: int, max_chars: int, budget: int | None, given_bytes: int | None
+) -> _Budget | None:
     if not view.lines:
         return None
     over_lines = view.index_lines - max_lines if view.index_lines > max_lines else None
@@ -701,22 +728,42 @@ def _budget(view: _LoadView, max_lines: int, max_chars: int,
         limit = "bytes"
     # the limit named is always one that is exceeded, so its excess is an int here
     over = cast(int, {"lines": over_lines, "chars": over_chars, "bytes": over_bytes}[limit])
-    return _Budget(limit, over, first, view.index_lines, view.index_chars, byte_size,
-                   budget, over_lines, over_chars, over_bytes)
+    return _Budget(
+        limit,
+        over,
+        first,
+        view.index_lines,
+        view.index_chars,
+        byte_size,
+        budget,
+        over_lines,
+        over_chars,
+        over_bytes,
+    )
 
 
 def _budget_message(b: _Budget, max_lines: int, max_chars: int) -> str:
-    measures = {"lines": (b.index_lines, max_lines, "lines"),
-                "chars": (b.index_chars, max_chars, "characters (UTF-16 units)"),
-                "bytes": (b.byte_size, b.budget_bytes, "bytes")}
+    measures = {
+        "lines": (b.index_lines, max_lines, "lines"),
+        "chars": (b.index_chars, max_chars, "characters (UTF-16 units)"),
+        "bytes": (b.byte_size, b.budget_bytes, "bytes"),
+    }
     measure, cap, unit = measures[b.limit]
-    text = (f"{INDEX_FILE_NAME} is over the {b.limit} limit: {measure} {unit} loaded against "
-            f"a limit of {cap} (over by {b.over})")
+    text = (
+        f"{INDEX_FILE_NAME} is over the {b.limit} limit: {measure} {unit} loaded against "
+        f"a limit of {cap} (over by {b.over})"
+    )
     if b.first_unloaded_line is not None:
         text += f"; line {b.first_unloaded_line} and everything after it never loads"
-    others = [name for name, over in (("lines", b.over_lines), ("chars", b.over_chars),
-                                      ("bytes", b.over_bytes))
-              if over is not None and name != b.limit]
+    others = [
+        name
+        for name, over in (
+            ("lines", b.over_lines),
+            ("chars", b.over_chars),
+            ("bytes", b.over_bytes),
+        )
+        if over is not None and name != b.limit
+    ]
     for name in others:
         m, c, u = measures[name]
         text += f"; also over the {name} limit ({m} {u} against {c})"
@@ -784,8 +831,14 @@ class _Inventory:
 
     def coverage(self, index_read: bool) -> Coverage:
         skipped = self.malformed + self.contentless + self.index_excluded
-        return Coverage(len(self.reached), skipped, self.malformed, self.contentless,
-                        self.index_excluded, index_read)
+        return Coverage(
+            len(self.reached),
+            skipped,
+            self.malformed,
+            self.contentless,
+            self.index_excluded,
+            index_read,
+        )
 
     def frontmatter(self, name: str) -> Frontmatter:
         return self.front.get(name, _NO_FRONT)
@@ -860,8 +913,14 @@ class _Context(NamedTuple):
     max_chars: int
 
 
-def _context(index_text: object, files: object, max_lines: object, max_chars: object,
-             budget_bytes: object, index_bytes: object) -> _Context:
+def _context(
+    index_text: object,
+    files: object,
+    max_lines: object,
+    max_chars: object,
+    budget_bytes: object,
+    index_bytes: object,
+) -> _Context:
     text = _text(index_text)
     lines_cap = _pos_int(max_lines, DEFAULT_INDEX_MAX_LINES, 1)
     chars_cap = _pos_int(max_chars, DEFAULT_INDEX_MAX_CHARS, 1)
@@ -876,8 +935,9 @@ def _context(index_text: object, files: object, max_lines: object, max_chars: ob
     view_budget = None
     if text:
         view_budget = _budget(_load_view(text), lines_cap, chars_cap, budget, given)
-    return _Context(inventory, text, text != "", links, resolved, referenced, view_budget,
-                    lines_cap, chars_cap)
+    return _Context(
+        inventory, text, text != "", links, resolved, referenced, view_budget, lines_cap, chars_cap
+    )
 
 
 def _near_duplicates(inventory: _Inventory) -> list[tuple[int, int, float, str]]:
@@ -891,15 +951,17 @@ def _near_duplicates(inventory: _Inventory) -> list[tuple[int, int, float, str]]
         stem = _strip_md(name)
         prefix = _TYPE_PREFIX_RE.match(stem)
         if prefix:
-            stem = stem[prefix.end():]
+            stem = stem[prefix.end() :]
         tokens = frozenset(_TOKEN_RE.findall(stem.lower())).difference(STOPWORDS)
         if tokens:
             groups.setdefault(kind, []).append((index, tokens))
     pairs: list[tuple[int, int, float, str]] = []
     for kind, members in groups.items():
         if len(members) >= 2:
-            pairs.extend((members[i][0], members[j][0], similarity, kind)
-                         for i, j, similarity in _similar_pairs([m[1] for m in members]))
+            pairs.extend(
+                (members[i][0], members[j][0], similarity, kind)
+                for i, j, similarity in _similar_pairs([m[1] for m in members])
+            )
     pairs.sort()
     return pairs
 
@@ -953,7 +1015,7 @@ def _similar_pairs(sets: list[frozenset[str]]) -> list[tuple[int, int, float]]:
         if size in prefixed:
             ordered = sorted(tokens, key=lambda t: (freq[t], t))
             orders[position] = ordered
-            for token in ordered[:prefixed[size]]:
+            for token in ordered[: prefixed[size]]:
                 prefix[size].setdefault(token, []).append(position)
     found: dict[tuple[int, int], float] = {}
     for position, tokens in enumerate(sets):
@@ -978,7 +1040,7 @@ def _similar_pairs(sets: list[frozenset[str]]) -> list[tuple[int, int, float]]:
             else:
                 gathered: set[int] = set()
                 indexed = prefix[b]
-                for token in orders[position][:a - need + 1]:
+                for token in orders[position][: a - need + 1]:
                     gathered.update(indexed.get(token, ()))
                 candidates = gathered
             for other in candidates:
@@ -1004,11 +1066,18 @@ def _findings(ctx: _Context) -> list[Finding]:
     # dead-index-link
     for link, target in zip(ctx.links, ctx.resolved, strict=True):
         if target is None:
-            out.append(Finding(
-                "dead-index-link", "warn",
-                f"{INDEX_FILE_NAME} line {link.line}: [{link.title}]({link.target}) points at "
-                f"no memory file", link.target, target=link.target, titles=(link.title,),
-                lines=(link.line,)))
+            out.append(
+                Finding(
+                    "dead-index-link",
+                    "warn",
+                    f"{INDEX_FILE_NAME} line {link.line}: [{link.title}]({link.target}) points at "
+                    f"no memory file",
+                    link.target,
+                    target=link.target,
+                    titles=(link.title,),
+                    lines=(link.line,),
+                )
+            )
     # duplicate-link-target
     by_file: dict[str, list[IndexLink]] = {}
     for link, target in zip(ctx.links, ctx.resolved, strict=True):
@@ -1024,45 +1093,82 @@ def _findings(ctx: _Context) -> list[Finding]:
                 if similarity is None or similarity >= DUPLICATE_TARGET_MAX_JACCARD:
                     continue
                 one, two = group[i], group[j]
-                out.append(Finding(
-                    "duplicate-link-target", "warn",
-                    f"{file} is the target of unrelated index lines {one.line} [{one.title}] "
-                    f"and {two.line} [{two.title}] (title similarity {similarity:.2f}): two "
-                    f"facts may have been merged into one file", file, files=(file,),
-                    target=file, titles=(one.title, two.title), lines=(one.line, two.line),
-                    similarity=similarity))
+                out.append(
+                    Finding(
+                        "duplicate-link-target",
+                        "warn",
+                        f"{file} is the target of unrelated index lines {one.line} [{one.title}] "
+                        f"and {two.line} [{two.title}] (title similarity {similarity:.2f}): two "
+                        f"facts may have been merged into one file",
+                        file,
+                        files=(file,),
+                        target=file,
+                        titles=(one.title, two.title),
+                        lines=(one.line, two.line),
+                        similarity=similarity,
+                    )
+                )
     # index-over-budget
     cut = ctx.budget
     if cut is not None:
-        out.append(Finding(
-            "index-over-budget", "warn", _budget_message(cut, ctx.max_lines, ctx.max_chars),
-            INDEX_FILE_NAME, index_bytes=cut.byte_size, budget_bytes=cut.budget_bytes,
-            limit=cut.limit, over=cut.over, first_unloaded_line=cut.first_unloaded_line,
-            index_lines=cut.index_lines, index_chars=cut.index_chars))
+        out.append(
+            Finding(
+                "index-over-budget",
+                "warn",
+                _budget_message(cut, ctx.max_lines, ctx.max_chars),
+                INDEX_FILE_NAME,
+                index_bytes=cut.byte_size,
+                budget_bytes=cut.budget_bytes,
+                limit=cut.limit,
+                over=cut.over,
+                first_unloaded_line=cut.first_unloaded_line,
+                index_lines=cut.index_lines,
+                index_chars=cut.index_chars,
+            )
+        )
     # dangling-wiki-link
     for name, content in inv.reached:
         if "[[" not in content:
             continue
         for wiki in _wiki_links(content):
             if inv.resolve(wiki) is None:
-                out.append(Finding(
-                    "dangling-wiki-link", "info",
-                    f"{name}: [[{wiki}]] resolves to no memory file", name, files=(name,),
-                    wiki=wiki))
+                out.append(
+                    Finding(
+                        "dangling-wiki-link",
+                        "info",
+                        f"{name}: [[{wiki}]] resolves to no memory file",
+                        name,
+                        files=(name,),
+                        wiki=wiki,
+                    )
+                )
     # orphan-memory-file
     for name, _content in inv.reached:
         if name not in ctx.referenced:
-            out.append(Finding(
-                "orphan-memory-file", "info",
-                f"{name} is reached by no {INDEX_FILE_NAME} link", name, files=(name,)))
+            out.append(
+                Finding(
+                    "orphan-memory-file",
+                    "info",
+                    f"{name} is reached by no {INDEX_FILE_NAME} link",
+                    name,
+                    files=(name,),
+                )
+            )
     # near-duplicate-slug
     for i, j, similarity, kind in _near_duplicates(inv):
         first, second = inv.reached[i][0], inv.reached[j][0]
-        out.append(Finding(
-            "near-duplicate-slug", "info",
-            f"{first} and {second} ({kind}) have near-identical names (similarity "
-            f"{similarity:.2f}): possibly one fact written twice", f"{first} + {second}",
-            files=(first, second), memory_type=kind, similarity=similarity))
+        out.append(
+            Finding(
+                "near-duplicate-slug",
+                "info",
+                f"{first} and {second} ({kind}) have near-identical names (similarity "
+                f"{similarity:.2f}): possibly one fact written twice",
+                f"{first} + {second}",
+                files=(first, second),
+                memory_type=kind,
+                similarity=similarity,
+            )
+        )
     return [f._replace(message=_one_line(f.message)) for f in out]
 
 
@@ -1118,16 +1224,27 @@ def build_memory_link_graph(files: object = None) -> LinkGraph:
             edges.append(Edge(name, target))
             sources.setdefault(target, []).append(name)
     nodes = sorted(
-        (GraphNode(name, inv.memory_type(name), len(outbound.get(name, ())),
-                   len(sources.get(name, ()))) for name in inv.order),
-        key=lambda node: (-node.backlink_count, node.file))
+        (
+            GraphNode(
+                name, inv.memory_type(name), len(outbound.get(name, ())), len(sources.get(name, ()))
+            )
+            for name in inv.order
+        ),
+        key=lambda node: (-node.backlink_count, node.file),
+    )
     backlinks = {name: tuple(sorted(sources[name])) for name in inv.order if name in sources}
     return LinkGraph(
-        tuple(nodes), tuple(edges), backlinks,
+        tuple(nodes),
+        tuple(edges),
+        backlinks,
         tuple(node.file for node in nodes if node.backlink_count == 0),
-        tuple(Hub(node.file, node.backlink_count) for node in nodes
-              if node.backlink_count >= HUB_MIN_BACKLINKS),
-        tuple(dangling))
+        tuple(
+            Hub(node.file, node.backlink_count)
+            for node in nodes
+            if node.backlink_count >= HUB_MIN_BACKLINKS
+        ),
+        tuple(dangling),
+    )
 
 
 # ---------------------------------------------------------------- repairs
@@ -1165,7 +1282,7 @@ class _Nearest:
                 continue
             shortest = self._shortest(size)
             postings = self.by_size.setdefault(size, {})
-            for token in self._ordered(tokens)[:self._probe(size, self._need(shortest, size))]:
+            for token in self._ordered(tokens)[: self._probe(size, self._need(shortest, size))]:
                 postings.setdefault(token, []).append(position)
         self.sizes = sorted(self.by_size)
         self.cache: dict[str, str | None] = {}
@@ -1204,7 +1321,7 @@ class _Nearest:
                 continue
             postings = self.by_size[k]
             candidates: set[int] = set()
-            for token in ordered[:self._probe(w, need)]:
+            for token in ordered[: self._probe(w, need)]:
                 candidates.update(postings.get(token, ()))
             for position in candidates:
                 tokens = self.keys[position][0]
@@ -1212,8 +1329,11 @@ class _Nearest:
                 similarity = shared / (w + len(tokens) - shared)
                 if similarity < REPAIR_MIN_JACCARD:
                     continue
-                if best is None or similarity > best[0] or (
-                        similarity == best[0] and position < best[1]):
+                if (
+                    best is None
+                    or similarity > best[0]
+                    or (similarity == best[0] and position < best[1])
+                ):
                     best = (similarity, position)
         found = None if best is None else self.keys[best[1]][1]
         self.cache[ref] = found
@@ -1240,40 +1360,66 @@ def _repair(finding: Finding, ctx: _Context, nearest: _LazyNearest) -> Repair | 
         candidate = nearest(finding.subject)
         where = f"{INDEX_FILE_NAME} line {finding.lines[0]}"
         if candidate is None:
-            message = (f"{where} points at missing {finding.subject}: remove the line or "
-                       f"create the file")
+            message = (
+                f"{where} points at missing {finding.subject}: remove the line or create the file"
+            )
         else:
-            message = (f"{where} points at missing {finding.subject}: retarget it to "
-                       f"{candidate} or remove the line")
+            message = (
+                f"{where} points at missing {finding.subject}: retarget it to "
+                f"{candidate} or remove the line"
+            )
         return Repair("fix-dead-link", "warn", message, finding, candidate=candidate)
     if check == "duplicate-link-target":
         lines = " and ".join(str(n) for n in finding.lines)
-        return Repair("split-shared-target", "warn",
-                      f"{finding.subject} carries unrelated index lines {lines}: split it "
-                      f"into one file per fact, or merge the index lines", finding)
+        return Repair(
+            "split-shared-target",
+            "warn",
+            f"{finding.subject} carries unrelated index lines {lines}: split it "
+            f"into one file per fact, or merge the index lines",
+            finding,
+        )
     if check == "index-over-budget":
         b = ctx.budget
         if b is None:  # pragma: no cover - a budget finding always has its measures
             return None
-        prune = suggest_prune_candidates(ctx.index_text, b.over_bytes,  # None: no target
-                                         over_lines=b.over_lines, over_chars=b.over_chars)
-        where = ("" if b.first_unloaded_line is None
-                 else f", from line {b.first_unloaded_line} on nothing loads")
+        prune = suggest_prune_candidates(
+            ctx.index_text,
+            b.over_bytes,  # None: no target
+            over_lines=b.over_lines,
+            over_chars=b.over_chars,
+        )
+        where = (
+            ""
+            if b.first_unloaded_line is None
+            else f", from line {b.first_unloaded_line} on nothing loads"
+        )
         message = f"{INDEX_FILE_NAME} is over the {b.limit} limit{where}: "
         if prune:
             listed = ", ".join(f"line {c.line} ({c.date})" for c in prune)
             message += f"prune or move the oldest dated lines: {listed}"
         else:
             message += "no dated lines found to prune; shorten or split the index"
-        return Repair("prune-index", "warn", message, finding, over_bytes=b.over_bytes,
-                      prune=prune, over_lines=b.over_lines, over_chars=b.over_chars)
+        return Repair(
+            "prune-index",
+            "warn",
+            message,
+            finding,
+            over_bytes=b.over_bytes,
+            prune=prune,
+            over_lines=b.over_lines,
+            over_chars=b.over_chars,
+        )
     if check == "dangling-wiki-link":
         candidate = nearest(finding.wiki or "")
         if candidate is None:
             return None
-        return Repair("fix-dangling-wiki", "info",
-                      f"{finding.subject}: [[{finding.wiki}]] resolves to nothing; did you "
-                      f"mean {candidate}?", finding, candidate=candidate)
+        return Repair(
+            "fix-dangling-wiki",
+            "info",
+            f"{finding.subject}: [[{finding.wiki}]] resolves to nothing; did you mean {candidate}?",
+            finding,
+            candidate=candidate,
+        )
     if check == "orphan-memory-file":
         name = finding.subject
         front = inv.frontmatter(name)
@@ -1290,9 +1436,13 @@ def _repair(finding: Finding, ctx: _Context, nearest: _LazyNearest) -> Repair | 
         else:
             survivor = second if len(second) > len(first) else first
         other = second if survivor == first else first
-        return Repair("merge-near-duplicate", "info",
-                      f"{first} and {second} look like one fact: merge {other} into "
-                      f"{survivor}", finding, survivor=survivor)
+        return Repair(
+            "merge-near-duplicate",
+            "info",
+            f"{first} and {second} look like one fact: merge {other} into {survivor}",
+            finding,
+            survivor=survivor,
+        )
     return None  # pragma: no cover - every check has a repair rule above
 
 
@@ -1323,9 +1473,9 @@ def suggest_memory_repairs(
 # ---------------------------------------------------------------- prune and compaction
 
 
-def suggest_prune_candidates(index_text: object, over_bytes: object = 0, *,
-                             over_lines: object = 0,
-                             over_chars: object = 0) -> tuple[PruneCandidate, ...]:
+def suggest_prune_candidates(
+    index_text: object, over_bytes: object = 0, *, over_lines: object = 0, over_chars: object = 0
+) -> tuple[PruneCandidate, ...]:
     """Dated lines of the loaded index, oldest first: the shortest prefix that meets
     every target given (all of them if none does), else the first DEFAULT_PRUNE_LIMIT."""
     text = _text(index_text)
@@ -1340,8 +1490,15 @@ def suggest_prune_candidates(index_text: object, over_bytes: object = 0, *,
         line = view.raw[number - 1]
         match = _DATE_RE.search(line)
         if match:
-            found.append(PruneCandidate(number, match.group(), _u8(line) + 1,
-                                        line.strip()[:_PRUNE_TEXT_CHARS], _u16(line) + 1))
+            found.append(
+                PruneCandidate(
+                    number,
+                    match.group(),
+                    _u8(line) + 1,
+                    line.strip()[:_PRUNE_TEXT_CHARS],
+                    _u16(line) + 1,
+                )
+            )
     found.sort(key=lambda c: (c.date, c.line))
     if not (want_bytes or want_lines or want_chars):
         return tuple(found[:DEFAULT_PRUNE_LIMIT])
@@ -1420,7 +1577,7 @@ def _compact_line(line: str, max_len: int) -> tuple[str | None, bool]:
         cut = cut[:space]
     bracket = cut.rfind("[")
     if bracket >= 0:
-        if cut[bracket - 1:bracket] == "[":  # the first of "[[" (empty slice at 0)
+        if cut[bracket - 1 : bracket] == "[":  # the first of "[[" (empty slice at 0)
             bracket -= 1
         rest = cut[bracket:]
         if not (_WIKI_HEAD_RE.match(rest) or _MD_LINK_HEAD_RE.match(rest)):
@@ -1437,8 +1594,9 @@ def _compact_line(line: str, max_len: int) -> tuple[str | None, bool]:
     return new, False
 
 
-def compact_index_lines(index_text: object,
-                        max_len: object = DEFAULT_MAX_INDEX_LINE_LENGTH) -> Compaction:
+def compact_index_lines(
+    index_text: object, max_len: object = DEFAULT_MAX_INDEX_LINE_LENGTH
+) -> Compaction:
     """Shorten over-long index entry lines (suggested text only; heads never touched)."""
     text = _text(index_text)
     limit = _pos_int(max_len, DEFAULT_MAX_INDEX_LINE_LENGTH, 21)
@@ -1473,24 +1631,35 @@ def _example_files() -> list[MemoryFile]:
         return f"---\nname: {name}\nmetadata:\n  type: {kind}\n---\n{body}"
 
     return [
-        MemoryFile("feedback_ship_early.md", fm("feedback-ship-early", "feedback",
-                                                "Ship early. See [[project_launch_plan]].")),
-        MemoryFile("project_launch_plan.md", fm(
-            "project_launch_plan", "project",
-            "Launch plan. [[feedback_ship_early]] [[nonexistent_memory]]")),
-        MemoryFile("reference_api_docs.md", fm("reference-api-docs", "reference",
-                                               "API docs pointer. [[feedback_ship_early]]")),
+        MemoryFile(
+            "feedback_ship_early.md",
+            fm("feedback-ship-early", "feedback", "Ship early. See [[project_launch_plan]]."),
+        ),
+        MemoryFile(
+            "project_launch_plan.md",
+            fm(
+                "project_launch_plan",
+                "project",
+                "Launch plan. [[feedback_ship_early]] [[nonexistent_memory]]",
+            ),
+        ),
+        MemoryFile(
+            "reference_api_docs.md",
+            fm("reference-api-docs", "reference", "API docs pointer. [[feedback_ship_early]]"),
+        ),
     ]
 
 
-_EXAMPLE_INDEX = "\n".join([
-    "# Memory Index",
-    "- [Ship early](feedback_ship_early.md) — always ship",
-    "- [Launch plan](project_launch_plan.md) — the plan",
-    "- [Dead pointer](does_not_exist.md) — stale",
-    "- [API docs](reference_api_docs.md) — reference",
-    "- [Totally different fact](reference_api_docs.md) — silent merge shape",
-])
+_EXAMPLE_INDEX = "\n".join(
+    [
+        "# Memory Index",
+        "- [Ship early](feedback_ship_early.md) — always ship",
+        "- [Launch plan](project_launch_plan.md) — the plan",
+        "- [Dead pointer](does_not_exist.md) — stale",
+        "- [API docs](reference_api_docs.md) — reference",
+        "- [Totally different fact](reference_api_docs.md) — silent merge shape",
+    ]
+)
 
 
 def _self_check() -> None:
@@ -1500,29 +1669,48 @@ def _self_check() -> None:
     result = lint_memory_integrity(_EXAMPLE_INDEX, files)
     assert result.swept and result.coverage.reached == 3
     got = [(f.check, f.subject, f.lines, f.wiki) for f in result.findings]
-    assert got == [("dead-index-link", "does_not_exist.md", (4,), None),
-                   ("duplicate-link-target", "reference_api_docs.md", (5, 6), None),
-                   ("dangling-wiki-link", "project_launch_plan.md", (), "nonexistent_memory")]
+    assert got == [
+        ("dead-index-link", "does_not_exist.md", (4,), None),
+        ("duplicate-link-target", "reference_api_docs.md", (5, 6), None),
+        ("dangling-wiki-link", "project_launch_plan.md", (), "nonexistent_memory"),
+    ]
     assert result.findings[1].similarity == 0.0
-    with_bytes = lint_memory_integrity(_EXAMPLE_INDEX, files, budget_bytes=24985,
-                                       index_bytes=24986)
+    with_bytes = lint_memory_integrity(_EXAMPLE_INDEX, files, budget_bytes=24985, index_bytes=24986)
     budget = with_bytes.findings[2]
-    assert (budget.check, budget.limit, budget.over, budget.first_unloaded_line,
-            budget.index_lines) == ("index-over-budget", "bytes", 1, None, 6)
+    assert (
+        budget.check,
+        budget.limit,
+        budget.over,
+        budget.first_unloaded_line,
+        budget.index_lines,
+    ) == ("index-over-budget", "bytes", 1, None, 6)
     assert lint_memory_integrity(_EXAMPLE_INDEX, files, index_bytes=24986) == result
     # absence is its own answer
-    for blind in (lint_memory_integrity(), lint_memory_integrity("", []),
-                  lint_memory_integrity(None, [{"name": 42}, None, {"nope": True}])):
+    for blind in (
+        lint_memory_integrity(),
+        lint_memory_integrity("", []),
+        lint_memory_integrity(None, [{"name": 42}, None, {"nope": True}]),
+    ):
         assert not blind.swept and blind.findings == ()
     # near-duplicates are type-gated; numbers keep series apart
-    dup_names = ["feedback_retry_backoff_rule.md", "feedback_backoff_retry_rule.md",
-                 "project_retry_backoff_rule.md", "feedback_retry_backoff_rule_v2.md",
-                 "feedback_sprint_18_retro.md", "feedback_sprint_19_retro.md"]
-    near = [f for f in lint_memory_integrity("", [(n, "") for n in dup_names]).findings
-            if f.check == "near-duplicate-slug"]
+    dup_names = [
+        "feedback_retry_backoff_rule.md",
+        "feedback_backoff_retry_rule.md",
+        "project_retry_backoff_rule.md",
+        "feedback_retry_backoff_rule_v2.md",
+        "feedback_sprint_18_retro.md",
+        "feedback_sprint_19_retro.md",
+    ]
+    near = [
+        f
+        for f in lint_memory_integrity("", [(n, "") for n in dup_names]).findings
+        if f.check == "near-duplicate-slug"
+    ]
     assert [(f.files, f.similarity) for f in near] == [
-        ((dup_names[0], dup_names[1]), 1.0), ((dup_names[0], dup_names[3]), 0.75),
-        ((dup_names[1], dup_names[3]), 0.75)]
+        ((dup_names[0], dup_names[1]), 1.0),
+        ((dup_names[0], dup_names[3]), 0.75),
+        ((dup_names[1], dup_names[3]), 0.75),
+    ]
     # the load limit: lines first, then characters, in UTF-16 units
     lines201 = lint_memory_integrity("\n".join(["x"] * 201), []).findings[-1]
     assert (lines201.limit, lines201.over, lines201.first_unloaded_line) == ("lines", 1, 201)
@@ -1534,7 +1722,8 @@ def _self_check() -> None:
     assert not lint_memory_integrity(stripped + "\n".join(["y"] * 200), []).findings
     # documented limits: anchored/path links are not memory links; cross-type not compared
     assert extract_index_links("- [A](a.md#s) [B](sub/b.md) [C](c.md)") == (
-        IndexLink("C", "c.md", 1),)
+        IndexLink("C", "c.md", 1),
+    )
     # graph, repairs, compaction
     graph = build_memory_link_graph(files)
     assert len(graph.nodes) == 3 and len(graph.edges) == 3
@@ -1547,7 +1736,10 @@ def _self_check() -> None:
     assert (compacted.saved_bytes, compacted.before_bytes) == (261, 341)
     assert compact_index_lines(compacted.text, 80).text == compacted.text
     assert parse_frontmatter("---\nmetadata:\n  type: project\ntype: User\n---\n") == (
-        None, "user", None)
+        None,
+        "user",
+        None,
+    )
     assert normalize_slug("Feedback_Ship  early.MD") == "feedback-ship-early"
     assert extract_wiki_links("[[a|A]] [[b#h]] [[ ]] [[[c]]]") == ("a", "b", "[c")
     print("memory_integrity self-check: all assertions passed")

@@ -239,8 +239,9 @@ def _json_finite_float(token: str) -> float:
 
 
 # One strict decoder, built once (building one per line would dominate parse time).
-_DECODER = json.JSONDecoder(parse_constant=_json_no_constant, parse_int=_json_bounded_int,
-                            parse_float=_json_finite_float)
+_DECODER = json.JSONDecoder(
+    parse_constant=_json_no_constant, parse_int=_json_bounded_int, parse_float=_json_finite_float
+)
 
 
 def _is_fact_name(name: str) -> bool:
@@ -295,16 +296,18 @@ def format_ledger_rows(rows: object) -> str:
         if not isinstance(item, Mapping):
             continue
         try:
-            line = json.dumps(dict(item), ensure_ascii=False, separators=(",", ":"),
-                              allow_nan=False)
+            line = json.dumps(
+                dict(item), ensure_ascii=False, separators=(",", ":"), allow_nan=False
+            )
         except Exception:
             continue
         lines.append(line + "\n")
     return "".join(lines)
 
 
-def make_touch_rows(names: object, *, session: object = None, now: object = None,
-                    known_names: object = None) -> TouchRows:
+def make_touch_rows(
+    names: object, *, session: object = None, now: object = None, known_names: object = None
+) -> TouchRows:
     """One touch row per distinct valid name, sharing one timestamp; refusals listed."""
     items = _ledger_items(names)
     known: frozenset[str] | None = None  # None: the check is off
@@ -339,8 +342,9 @@ def make_touch_rows(names: object, *, session: object = None, now: object = None
     return TouchRows(tuple(rows), tuple(rejected), tuple(unknown))
 
 
-def tally_usage(rows: object, fact_names: object, *, window: object = DEFAULT_WINDOW,
-                now: object = None) -> UsageTally:
+def tally_usage(
+    rows: object, fact_names: object, *, window: object = DEFAULT_WINDOW, now: object = None
+) -> UsageTally:
     """Touch count and last touch per name over `window` ending at `now`, plus facts
     with no counted touch; `rows_read` says whether there was any evidence at all."""
     items = _ledger_items(rows)
@@ -381,8 +385,11 @@ def tally_usage(rows: object, fact_names: object, *, window: object = DEFAULT_WI
         best = latest.get(name)
         if best is None or instant > best[0]:
             latest[name] = (instant, ts)
-    touched = tuple(sorted((Touch(n, c, latest[n][1]) for n, c in counts.items()),
-                           key=lambda t: (-t.count, t.name)))
+    touched = tuple(
+        sorted(
+            (Touch(n, c, latest[n][1]) for n, c in counts.items()), key=lambda t: (-t.count, t.name)
+        )
+    )
     never = tuple(sorted({_exact_str(f) for f in facts if isinstance(f, str)} - counts.keys()))
     return UsageTally(touched, never, used, rows_read, rows_in_window, rows_skipped)
 
@@ -392,8 +399,10 @@ def tally_usage(rows: object, fact_names: object, *, window: object = DEFAULT_WI
 
 def _self_check() -> None:
     if not __debug__:
-        raise SystemExit("memory_usage_ledger self-check: assertions are compiled out "
-                         "(python -O / PYTHONOPTIMIZE); run it without -O")
+        raise SystemExit(
+            "memory_usage_ledger self-check: assertions are compiled out "
+            "(python -O / PYTHONOPTIMIZE); run it without -O"
+        )
     utc = timezone.utc
     now = datetime(2026, 8, 15, 12, tzinfo=utc)
 
@@ -404,17 +413,28 @@ def _self_check() -> None:
         return {"ts": ts, "name": name, "session": session}
 
     # 1-2: counting, never-touched, rows read outside the window.
-    got = tally_usage([row("alpha", iso(1), "s1"), row("alpha", iso(2), "s2"),
-                       row("beta", iso(3), "s1")], ["alpha", "beta", "gamma"], now=now)
+    got = tally_usage(
+        [row("alpha", iso(1), "s1"), row("alpha", iso(2), "s2"), row("beta", iso(3), "s1")],
+        ["alpha", "beta", "gamma"],
+        now=now,
+    )
     assert got.touched == (Touch("alpha", 2, iso(1)), Touch("beta", 1, iso(3))), got
     assert got.never_touched == ("gamma",) and got.rows_read == 3 and got.rows_in_window == 3
     assert got.window == DEFAULT_WINDOW == timedelta(days=90)
     got = tally_usage([row("beta", iso(200))], ["beta"], now=now)
     assert got.never_touched == ("beta",) and (got.rows_read, got.rows_in_window) == (1, 0)
     # 3: malformed rows skipped and counted.
-    got = tally_usage([{"bogus": True}, {"ts": 12345, "name": "alpha"},
-                       {"ts": "not a date", "name": "alpha"}, row(None, iso(1)),
-                       row("alpha", iso(1))], [], now=now)
+    got = tally_usage(
+        [
+            {"bogus": True},
+            {"ts": 12345, "name": "alpha"},
+            {"ts": "not a date", "name": "alpha"},
+            row(None, iso(1)),
+            row("alpha", iso(1)),
+        ],
+        [],
+        now=now,
+    )
     assert got.touched == (Touch("alpha", 1, iso(1)),) and got.rows_read == 1
     assert got.rows_skipped == 4
     # 4-5: absence is its own answer (limit: an empty ledger is not evidence of rot).
@@ -430,20 +450,26 @@ def _self_check() -> None:
     assert tally_usage([row("a", at)], [], now=now).rows_in_window == 1
     assert tally_usage([row("a", before)], [], now=now).rows_in_window == 0
     # 7: instants, not strings.
-    got = tally_usage([row("alpha", "2026-08-14T14:00:00+02:00"),
-                       row("alpha", "2026-08-14T13:00:00Z")], [], now=now)
+    got = tally_usage(
+        [row("alpha", "2026-08-14T14:00:00+02:00"), row("alpha", "2026-08-14T13:00:00Z")],
+        [],
+        now=now,
+    )
     assert got.touched[0].last_touch == "2026-08-14T13:00:00Z"
     # 8: parsing.
-    parsed = parse_ledger_text('{"ts":"2026-08-14T00:00:00Z","name":"a"}\r\n\r\nnot json\n'
-                               '[1,2]\n{"ts":"2026-08-14T00:00:00Z","name":"b"}\n')
+    parsed = parse_ledger_text(
+        '{"ts":"2026-08-14T00:00:00Z","name":"a"}\r\n\r\nnot json\n'
+        '[1,2]\n{"ts":"2026-08-14T00:00:00Z","name":"b"}\n'
+    )
     assert [r["name"] for r in parsed.rows] == ["a", "b"] and parsed.skipped == 2
     assert parse_ledger_text("") == parse_ledger_text(None) == LedgerRows((), 0)
     # 9-11: writing.
     made = make_touch_rows(["alpha", "beta"], session="s9", now=now)
     assert [r["ts"] for r in made.rows] == ["2026-08-15T12:00:00.000Z"] * 2
     assert all(r["session"] == "s9" for r in made.rows) and made.rejected == ()
-    made = make_touch_rows(["ok", "dir/bad", "win\\bad", "alpha.md", "", 7, "ALPHA.MD", "..",
-                            " ok "], now=now)
+    made = make_touch_rows(
+        ["ok", "dir/bad", "win\\bad", "alpha.md", "", 7, "ALPHA.MD", "..", " ok "], now=now
+    )
     assert [r["name"] for r in made.rows] == ["ok"]
     assert made.rejected == ("dir/bad", "win\\bad", "alpha.md", "", "7", "ALPHA.MD", "..")
     made = make_touch_rows(["alpha", "alhpa"], now=now, known_names=["alpha"])
@@ -454,8 +480,14 @@ def _self_check() -> None:
     # Limits: self-reported touches count at face value; it never judges; renames orphan.
     over = tally_usage([row(n, iso(1)) for n in ("a", "b", "c")], ["a", "b", "c"], now=now)
     assert over.never_touched == () and len(over.touched) == 3
-    assert set(UsageTally._fields) == {"touched", "never_touched", "window", "rows_read",
-                                       "rows_in_window", "rows_skipped"}
+    assert set(UsageTally._fields) == {
+        "touched",
+        "never_touched",
+        "window",
+        "rows_read",
+        "rows_in_window",
+        "rows_skipped",
+    }
     moved = tally_usage([row("old_name", iso(1))], ["new_name"], now=now)
     assert moved.never_touched == ("new_name",) and moved.touched[0].name == "old_name"
     assert tally_usage([row("alpha.md", iso(1))], ["alpha"], now=now).never_touched == ("alpha",)

@@ -111,9 +111,20 @@ LOW_SUPPORT = "low_support"
 LOW_CONFIDENCE = "low_confidence"
 CONFIDENCE_INVALID = "confidence_invalid"
 INTERNAL_ERROR = "internal_error"
-REASONS = (EMPTY_TEXT, NO_SUPPORT, MALFORMED_SUPPORT, UNSCREENED, SCAN_MISMATCH,
-           HIDDEN_CHARS, TAINTED_SUPPORT, PROVENANCE_UNKNOWN, LOW_SUPPORT,
-           LOW_CONFIDENCE, CONFIDENCE_INVALID, INTERNAL_ERROR)
+REASONS = (
+    EMPTY_TEXT,
+    NO_SUPPORT,
+    MALFORMED_SUPPORT,
+    UNSCREENED,
+    SCAN_MISMATCH,
+    HIDDEN_CHARS,
+    TAINTED_SUPPORT,
+    PROVENANCE_UNKNOWN,
+    LOW_SUPPORT,
+    LOW_CONFIDENCE,
+    CONFIDENCE_INVALID,
+    INTERNAL_ERROR,
+)
 
 MIN_SUPPORTING_EVENTS = 3
 DEFAULT_MIN_CONFIDENCE = 0.8
@@ -201,8 +212,9 @@ def _gate_real01(value: object) -> bool:
     return 0 <= value <= 1
 
 
-def _gate_provenance(ids: list[str | int], touched: object
-                     ) -> tuple[tuple[str | int, ...], tuple[str | int, ...]]:
+def _gate_provenance(
+    ids: list[str | int], touched: object
+) -> tuple[tuple[str | int, ...], tuple[str | int, ...]]:
     tainted: list[str | int] = []
     unknown: list[str | int] = []
     table = touched if isinstance(touched, Mapping) else None
@@ -220,10 +232,16 @@ def _gate_provenance(ids: list[str | int], touched: object
     return tuple(tainted), tuple(unknown)
 
 
-def decide(text: object, confidence: object, event_ids: object, *,
-           touched_untrusted: object = None, scan: object = None,
-           min_confidence: object = DEFAULT_MIN_CONFIDENCE,
-           min_events: object = MIN_SUPPORTING_EVENTS) -> Decision:
+def decide(
+    text: object,
+    confidence: object,
+    event_ids: object,
+    *,
+    touched_untrusted: object = None,
+    scan: object = None,
+    min_confidence: object = DEFAULT_MIN_CONFIDENCE,
+    min_events: object = MIN_SUPPORTING_EVENTS,
+) -> Decision:
     """AUTO_PROMOTE only when every gate passes; REVIEW for doubt; REJECT for nothing."""
     try:
         fired: set[str] = set()
@@ -345,8 +363,13 @@ def _self_check() -> None:
     other = decide(t, 0.9, ids, touched_untrusted=clean, scan=scan_of("something else"))
     assert (other.outcome, other.reasons) == (REVIEW, (SCAN_MISMATCH,))
     hidden_text = "deploy\u200b now"
-    hid = decide(hidden_text, 0.9, ids, touched_untrusted=clean,
-                 scan=scan_of(hidden_text, ({"codepoint": 0x200B},)))
+    hid = decide(
+        hidden_text,
+        0.9,
+        ids,
+        touched_untrusted=clean,
+        scan=scan_of(hidden_text, ({"codepoint": 0x200B},)),
+    )
     assert (hid.outcome, hid.reasons, hid.hidden) == (REVIEW, (HIDDEN_CHARS,), 1)
     empty = decide("  ", 0.9, ids, touched_untrusted=clean, scan=scan_of("  "))
     assert (empty.outcome, empty.reasons) == (REJECT, (EMPTY_TEXT,))
@@ -356,7 +379,8 @@ def _self_check() -> None:
     assert tag == TAG_TEMPLATE.format(source="web_fetch") and tag.startswith("PROVENANCE:")
     assert provenance_tag("mcp__memory__recall", trusted=["mcp__memory__*"]) == ""
     assert provenance_tag(None) == "" and provenance_tag("web", trusted=None) == tag.replace(
-        "web_fetch", "web")
+        "web_fetch", "web"
+    )
     assert session_tainted(["memory"], trusted={"memory"}) is False
     assert session_tainted(["memory", "web_fetch"], trusted={"memory"}) is True
     assert session_tainted([]) is False and session_tainted(None) is True

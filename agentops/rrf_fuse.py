@@ -147,7 +147,7 @@ def _limit_or_none(limit: object) -> int | None:
 def _cut(ordered: list[int], limit: int | None) -> list[int]:
     if limit is None:
         return ordered
-    return ordered[:max(limit, 0)]
+    return ordered[: max(limit, 0)]
 
 
 def _read_score(element: object, key: object) -> float:
@@ -192,8 +192,9 @@ def _total(terms: list[float]) -> float:
         return math.inf
 
 
-def rrf_fuse(pool: object, limit: object = None, *, k: object = RRF_K,
-             key: object = None) -> list[FusedItem]:
+def rrf_fuse(
+    pool: object, limit: object = None, *, k: object = RRF_K, key: object = None
+) -> list[FusedItem]:
     """Fuse the pool's order (newest first) with its relevance order by RRF."""
     elements = _snapshot(pool)
     if not elements:
@@ -206,8 +207,7 @@ def rrf_fuse(pool: object, limit: object = None, *, k: object = RRF_K,
     relevance_rank = dict(zip(by_relevance, itertools.count(1)))
     terms = _Terms(count, kk).table(1.0)
     fused = [_total([terms[i], terms[relevance_rank[i] - 1]]) for i in range(count)]
-    order = _cut(sorted(range(count), key=fused.__getitem__, reverse=True),
-                 _limit_or_none(limit))
+    order = _cut(sorted(range(count), key=fused.__getitem__, reverse=True), _limit_or_none(limit))
     return [FusedItem(elements[i], fused[i], i + 1, relevance_rank[i], scores[i]) for i in order]
 
 
@@ -284,14 +284,14 @@ def _fuse_disjoint(lists: list[list[object]], terms: _Terms, weight_of: list[flo
     scores: list[float] = []
     for ranking, weight in zip(lists, weight_of, strict=True):
         size, start = len(ranking), len(scores)
-        rank_columns.append(
-            [None] * start + terms.numbers[:size] + [None] * (total - start - size))
+        rank_columns.append([None] * start + terms.numbers[:size] + [None] * (total - start - size))
         scores += terms.table(weight)[:size]  # fsum of one term is that term
     return keys, scores, list(zip(*rank_columns, strict=True))
 
 
-def _columns(size: int, positions: list[int], numbers: list[int],
-             table: list[float]) -> tuple[list[int | None], list[float]]:
+def _columns(
+    size: int, positions: list[int], numbers: list[int], table: list[float]
+) -> tuple[list[int | None], list[float]]:
     """One ranking as two candidate-indexed columns: its rank (or None) and its
     term (or 0.0). A repeat of a candidate already ranked here is skipped and
     takes no rank."""
@@ -306,8 +306,7 @@ def _columns(size: int, positions: list[int], numbers: list[int],
     return ranks, terms
 
 
-def _fuse_overlapping(lists: list[list[object]], terms: _Terms,
-                      weight_of: list[float]) -> _Fused:
+def _fuse_overlapping(lists: list[list[object]], terms: _Terms, weight_of: list[float]) -> _Fused:
     """The general case, column by column: per ranking, each candidate's rank
     (or None) and term (or 0.0); then one correctly rounded sum per candidate."""
     # Each new id takes the next position the moment it is first met: one hash pass.
@@ -342,8 +341,9 @@ def _ranked(fused: _Fused, limit: int | None) -> list[FusedId]:
     return results
 
 
-def fuse_rankings(rankings: object, *, k: object = RRF_K, weights: object = None,
-                  limit: object = None) -> list[FusedId]:
+def fuse_rankings(
+    rankings: object, *, k: object = RRF_K, weights: object = None, limit: object = None
+) -> list[FusedId]:
     """Fuse ranked id lists (best first) by weighted RRF; ties go to first appearance."""
     outer = _snapshot(rankings)
     if not outer:
@@ -391,13 +391,17 @@ def _self_check() -> None:
     assert (one.score, one.recency_rank, one.relevance_rank, one.relevance) == (2 / 61, 1, 1, 3.0)
     assert rrf_fuse([], 5) == rrf_fuse(None) == rrf_fuse([{"score": 1}], 0) == []
     assert [(f.id, f.score, f.ranks) for f in fuse_rankings([["a", "b", "c"], ["c", "d"]])] == [
-        ("c", math.fsum([1 / 63, 1 / 61]), (3, 1)), ("a", 1 / 61, (1, None)),
-        ("b", 1 / 62, (2, None)), ("d", 1 / 62, (None, 2))]
+        ("c", math.fsum([1 / 63, 1 / 61]), (3, 1)),
+        ("a", 1 / 61, (1, None)),
+        ("b", 1 / 62, (2, None)),
+        ("d", 1 / 62, (None, 2)),
+    ]
     tie = fuse_rankings([["a", "b", "c"], ["b", "c", "a"], ["c", "a", "b"]], k=2)
     assert [(f.id, f.score) for f in tie] == [(x, math.fsum([1 / 3, 1 / 4, 1 / 5])) for x in "abc"]
-    assert [(f.id, f.score) for f in fuse_rankings([["x", "y"], ["y", "x"], ["z"]], k=0,
-                                                   weights=[1, 1, 2])] == [
-        ("z", 2.0), ("x", 1.5), ("y", 1.5)]
+    assert [
+        (f.id, f.score)
+        for f in fuse_rankings([["x", "y"], ["y", "x"], ["z"]], k=0, weights=[1, 1, 2])
+    ] == [("z", 2.0), ("x", 1.5), ("y", 1.5)]
     assert [(f.id, f.ranks) for f in fuse_rankings([["a"], None, ["a"]])] == [("a", (1, None, 1))]
     assert fuse_rankings([["a", "b"]], weights=[1, 1]) == fuse_rankings([["a", "b"]])
     assert fuse_rankings("ab") == fuse_rankings(None) == fuse_rankings([]) == []

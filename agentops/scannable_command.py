@@ -65,8 +65,15 @@ _ANSI_C_ESCAPE = re.compile(
     r"\\(x[0-9A-Fa-f]{1,2}|u[0-9A-Fa-f]{1,4}|U[0-9A-Fa-f]{1,8}|c.|[0-7]{1,3}|.)"
 )
 _SIMPLE_ESCAPES = {
-    "a": "\x07", "b": "\x08", "e": "\x1b", "E": "\x1b", "f": "\x0c",
-    "n": "\n", "r": "\r", "t": "\t", "v": "\x0b",
+    "a": "\x07",
+    "b": "\x08",
+    "e": "\x1b",
+    "E": "\x1b",
+    "f": "\x0c",
+    "n": "\n",
+    "r": "\r",
+    "t": "\t",
+    "v": "\x0b",
 }
 _UNICODE_MAX = 0x10FFFF
 # Pass 3: a backslash escaping an ASCII letter, digit or `-`, not after `\` or `:`;
@@ -155,8 +162,9 @@ def matches_raw_or_scannable(pattern: re.Pattern[str] | str, command: object) ->
 
 def _self_check() -> None:
     if not __debug__:
-        raise SystemExit("scannable_command self-check needs assertions; "
-                         "run it without -O or PYTHONOPTIMIZE")
+        raise SystemExit(
+            "scannable_command self-check needs assertions; run it without -O or PYTHONOPTIMIZE"
+        )
     body = re.compile(r"(^|\s)--body(=|\s|$)")
     cases = {
         "python tools/agent-'status'.py": "python tools/agent-status.py",

@@ -274,22 +274,22 @@ _GITLAB_PREFIXES = "pat|dt|rt|ptt|ft|imt|soat|oas|agent|cbt|ffct"
 
 _NAMED_PATTERNS: dict[str, str] = {
     "private-key": r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?"
-                   r"(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)",
+    r"(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)",
     "aws-key": r"\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b",
     "stripe-key": r"\b(?:[srp]k_(?:live|test)_[0-9A-Za-z]{16,}|whsec_[0-9A-Za-z]{24,})\b",
     "github-token": r"\b(?:gh[pousr]_[0-9A-Za-z]{36,}|github_pat_[0-9A-Za-z_]{40,})\b",
     "gitlab-token": r"\b(?:gl(?:" + _GITLAB_PREFIXES + r")-|GR1348941)[0-9A-Za-z_-]{20,}"
-                    r"(?:\.[0-9A-Za-z_-]+)*",
+    r"(?:\.[0-9A-Za-z_-]+)*",
     "google-api-key": r"\bAIza[0-9A-Za-z_-]{35}\b",
     "google-oauth": r"\b(?:ya29\.|GOCSPX-)[0-9A-Za-z_-]{20,}(?:\.[0-9A-Za-z_-]+)*",
     "slack-token": r"\b(?:xoxe\.xox[bp]|xox[abeoprs]|xapp)-[0-9A-Za-z-]{10,}",
     "slack-webhook": r"\bhttps://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/]+",
     "discord-token": r"(?<![A-Za-z0-9_.-])[MNO](?=[A-Za-z0-9_-]{0,24}[0-9])[A-Za-z0-9_-]{23,25}"
-                     r"\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,}",
+    r"\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,}",
     "discord-webhook": r"\bhttps://(?:(?:canary|ptb)\.)?discord(?:app)?\.com/api(?:/v[0-9]+)?"
-                       r"/webhooks/[0-9]+/[A-Za-z0-9_-]+",
+    r"/webhooks/[0-9]+/[A-Za-z0-9_-]+",
     "telegram-bot-token": r"(?:(?<=/bot)|(?<![A-Za-z0-9_]))[0-9]{5,16}:A[0-9A-Za-z_-]{34}"
-                          r"(?![0-9A-Za-z_-])",
+    r"(?![0-9A-Za-z_-])",
     "anthropic-key": r"\bsk-ant-[A-Za-z0-9_-]{10,}",
     "openai-key": r"\bsk-[A-Za-z0-9_-]{20,}",
     "npm-token": r"\bnpm_[A-Za-z0-9]{36,}",
@@ -302,12 +302,12 @@ _NAMED_PATTERNS: dict[str, str] = {
     "vault-token": r"\bhv[sbr]\.[A-Za-z0-9_-]{24,}",
     "azure-client-secret": r"(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,}",
     "azure-storage-key": r"(?:(?<=AccountKey=)|(?<=SharedAccessKey=))[A-Za-z0-9+/]{40,}={0,2}"
-                         r"(?![A-Za-z0-9+/=])",
+    r"(?![A-Za-z0-9+/=])",
     "azure-sas": r"(?<=[?&;]sig=)[A-Za-z0-9%+/_-]{20,}={0,2}(?![A-Za-z0-9%+/_=-])",
     "atlassian-token": r"\bATATT3[A-Za-z0-9_=-]{100,}",
     "databricks-token": r"\bdapi[0-9a-f]{32}(?:-[0-9]+)?\b",
     "grafana-token": r"\b(?:glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}\b|glc_[A-Za-z0-9+/]{32,}={0,2}"
-                     r"(?![A-Za-z0-9+/=]))",
+    r"(?![A-Za-z0-9+/=]))",
     "heroku-key": r"\bHRKU-AA[A-Za-z0-9_-]{58,}",
     "postman-key": r"\bPMAK-[0-9a-fA-F]{24}-[0-9a-fA-F]{34}\b",
     "sentry-token": r"\b(?:sntryu_[0-9a-f]{64}\b|sntrys_eyJ[A-Za-z0-9+/=_]{40,})",
@@ -367,7 +367,7 @@ _DESCRIPTIONS: tuple[tuple[str, str], ...] = (
     ("jwt", "JSON Web Token (eyJ<header>.<payload>.<signature>)"),
     ("url-credentials", "user:password inside a URL of any other scheme (the pair only)"),
     ("http-auth-header", "credential of an Authorization: Basic/Bearer/Token header"),
-    ("docker-auth", "base64 user:password in a Docker config \"auth\" field"),
+    ("docker-auth", 'base64 user:password in a Docker config "auth" field'),
     ("long-hex", "generic hex run of 48 or more digits, grown to the whole token"),
     ("long-base64", "generic base64 run of 40 or more characters, grown to the whole token"),
 )
@@ -375,7 +375,11 @@ _DESCRIPTIONS: tuple[tuple[str, str], ...] = (
 SHAPES: tuple[tuple[str, str], ...] = _DESCRIPTIONS
 _NAMED_SHAPES: tuple[str, ...] = tuple(name for name, _ in SHAPES[:45])
 MARKER_KINDS: tuple[str, ...] = (
-    *_NAMED_SHAPES, "email", "long-hex", "long-base64", "high-entropy",
+    *_NAMED_SHAPES,
+    "email",
+    "long-hex",
+    "long-base64",
+    "high-entropy",
 )
 
 # --------------------------------------------------------------------------------------------
@@ -471,8 +475,20 @@ class _NextStop:
 # --------------------------------------------------------------------------------------------
 
 _DB_SCHEMES = frozenset(
-    ["mongodb", "postgres", "postgresql", "mysql", "mariadb", "mssql", "oracle", "redis",
-     "rediss", "amqp", "amqps"])
+    [
+        "mongodb",
+        "postgres",
+        "postgresql",
+        "mysql",
+        "mariadb",
+        "mssql",
+        "oracle",
+        "redis",
+        "rediss",
+        "amqp",
+        "amqps",
+    ]
+)
 _DB_PASS_STOP = _rx(r"[\s@]")
 _DB_HOST_STOP = _rx(r"[\s\"')\]]")
 
@@ -491,7 +507,7 @@ def _db_scheme_start(text: str, q: int) -> int:
         w1 = w0 - 1
         while w1 > 0 and text[w1 - 1] in _WORDCH:
             w1 -= 1
-        if text[w1:w0 - 1] in _DB_SCHEMES:
+        if text[w1 : w0 - 1] in _DB_SCHEMES:
             return w1
     return w0 if text[w0:q] in _DB_SCHEMES else -1
 
@@ -534,8 +550,10 @@ def _password_is_real(p: str) -> bool:
 
 
 # "://user:password@" before a host character; the scheme before "://" is checked apart.
-_URL_AFTER = _rx(r"://([A-Za-z0-9._~%!$&'()*+,;=-]*):([A-Za-z0-9._~%!$&'()*+,;=:-]*)@"
-                 r"(?=[A-Za-z0-9\[])")
+_URL_AFTER = _rx(
+    r"://([A-Za-z0-9._~%!$&'()*+,;=-]*):([A-Za-z0-9._~%!$&'()*+,;=:-]*)@"
+    r"(?=[A-Za-z0-9\[])"
+)
 
 
 def _find_url_creds(text: str) -> _Spans:
@@ -593,8 +611,11 @@ def _find_auth_header(text: str) -> _Spans:
                 ok = _STD_B64.fullmatch(run) is not None and _b64_has_colon(run, pad)
             else:
                 cred = text[a:b]
-                ok = (len(cred) >= 16 and any(ch.isalpha() for ch in cred)
-                      and any(ch in _DIGITS for ch in cred))
+                ok = (
+                    len(cred) >= 16
+                    and any(ch.isalpha() for ch in cred)
+                    and any(ch in _DIGITS for ch in cred)
+                )
         if ok:
             out.append((a, b))
             pos = b
@@ -673,8 +694,9 @@ def _jwt_tail(text: str, e1: int) -> int:
 _HEX_CAND = _rx(r"(?<![A-Za-z0-9])[0-9a-fA-F]{48,}(?![A-Za-z0-9])")
 _B64_CAND = _rx(r"(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{40,}={0,2}(?![A-Za-z0-9+/])")
 _PURE_HEX = _rx(r"[0-9a-fA-F]+")
-_LABEL = re.compile(r"(?<![A-Za-z0-9_])(?:md5|sha-?(?:1|224|256|384|512)|h1)\Z",
-                    re.ASCII | re.IGNORECASE)
+_LABEL = re.compile(
+    r"(?<![A-Za-z0-9_])(?:md5|sha-?(?:1|224|256|384|512)|h1)\Z", re.ASCII | re.IGNORECASE
+)
 _URL_TERM = _rx(r"[\s\"'<>`{}]")
 _SSH_CTX = _rx(r"(?<![A-Za-z0-9])(?:ssh|ecdsa|sk)-[A-Za-z0-9@.-]{1,60}[ \t]{1,8}\Z")
 _ARMOR = _rx(r"-----(BEGIN|END) ([A-Z0-9 ]+)-----")
@@ -747,8 +769,9 @@ class _Context:
             for m in _ARMOR.finditer(self.text):
                 words = set(m.group(2).split())
                 starts.append(m.start())
-                public.append(m.group(1) == "BEGIN" and "PRIVATE" not in words
-                              and bool(words & _PUBLIC_WORDS))
+                public.append(
+                    m.group(1) == "BEGIN" and "PRIVATE" not in words and bool(words & _PUBLIC_WORDS)
+                )
             self._armor = (starts, public)
         starts, public = self._armor
         idx = bisect_left(starts, p) - 1
@@ -759,13 +782,18 @@ def _name_shaped(c: str) -> bool:
     chars, words = _word_stats(c)
     if not words:
         return False
-    if ("+" not in c and "/" not in c and chars >= 4 * words
-            and any("A" <= ch <= "Z" for ch in c) and any("a" <= ch <= "z" for ch in c)):
+    if (
+        "+" not in c
+        and "/" not in c
+        and chars >= 4 * words
+        and any("A" <= ch <= "Z" for ch in c)
+        and any("a" <= ch <= "z" for ch in c)
+    ):
         return True
     return c.count("/") >= 3 and chars >= 3 * words
 
 
-_SQRT_2_POW_7 = math.sqrt(2 ** 7)  # 2**3.5; below n / 2**3.5 per character H cannot reach 3.5
+_SQRT_2_POW_7 = math.sqrt(2**7)  # 2**3.5; below n / 2**3.5 per character H cannot reach 3.5
 
 
 def _hex_skipped(text: str, ctx: _Context, p: int, e: int) -> bool:
@@ -775,7 +803,7 @@ def _hex_skipped(text: str, ctx: _Context, p: int, e: int) -> bool:
         return True
     if text.endswith("#diff-", 0, p):
         return True
-    if (p == 0 or text[p - 1] == "\n") and text[e:e + 2] in ("  ", " *"):
+    if (p == 0 or text[p - 1] == "\n") and text[e : e + 2] in ("  ", " *"):
         return True
     return ctx.label_before(p)
 
@@ -786,7 +814,7 @@ _HAS_DIGIT = _rx(r"[0-9]").search
 def _b64_skipped(text: str, ctx: _Context, p: int, c: str) -> bool:
     if _PURE_HEX.fullmatch(c) or not _HAS_DIGIT(c):
         return True
-    if p >= 8 and text[p - 8:p] == ";base64,":
+    if p >= 8 and text[p - 8 : p] == ";base64,":
         return True
     if ctx.label_before(p) or ctx.in_url(p):
         return True
@@ -950,8 +978,14 @@ _ANCHORS: dict[str, tuple[tuple[str, int], ...]] = {
     "private-key": (("-----BEGIN ", 0),),
     "aws-key": (("AKIA", 0), ("ASIA", 0), ("ABIA", 0), ("ACCA", 0)),
     "stripe-key": (("k_live_", -1), ("k_test_", -1), ("whsec_", 0)),
-    "github-token": (("ghp_", 0), ("gho_", 0), ("ghu_", 0), ("ghs_", 0), ("ghr_", 0),
-                     ("github_pat_", 0)),
+    "github-token": (
+        ("ghp_", 0),
+        ("gho_", 0),
+        ("ghu_", 0),
+        ("ghs_", 0),
+        ("ghr_", 0),
+        ("github_pat_", 0),
+    ),
     "gitlab-token": (*((f"gl{p}-", 0) for p in _GITLAB_PREFIXES.split("|")), ("GR1348941", 0)),
     "google-api-key": (("AIza", 0),),
     "google-oauth": (("ya29.", 0), ("GOCSPX-", 0)),
@@ -1004,8 +1038,9 @@ _Finder2 = Callable[[str, frozenset[str]], _Spans]
 _ALSO_NEEDS: dict[str, str] = {"discord-webhook": "discord"}
 
 
-def _anchored(pattern: re.Pattern[str], anchors: tuple[tuple[str, int], ...],
-              needs: str = "") -> _Finder2:
+def _anchored(
+    pattern: re.Pattern[str], anchors: tuple[tuple[str, int], ...], needs: str = ""
+) -> _Finder2:
     match = pattern.match
 
     def find(text: str, present: frozenset[str]) -> _Spans:
@@ -1033,6 +1068,7 @@ def _anchored(pattern: re.Pattern[str], anchors: tuple[tuple[str, int], ...],
                 out.append(m.span())
                 last = m.end()
         return out
+
     return find
 
 
@@ -1059,13 +1095,16 @@ def _find_telegram(text: str) -> _Spans:
 # Rule 11 with the leading look-behind moved after the first character, so the regex engine
 # can skip to the rare characters M, N and O; a two-character look-behind cannot match at the
 # start of the text, exactly like the original one-character look-behind.
-_DISCORD = _rx(r"[MNO](?<![A-Za-z0-9_.-][MNO])(?=[A-Za-z0-9_-]{0,24}[0-9])[A-Za-z0-9_-]{23,25}"
-               r"\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,}")
+_DISCORD = _rx(
+    r"[MNO](?<![A-Za-z0-9_.-][MNO])(?=[A-Za-z0-9_-]{0,24}[0-9])[A-Za-z0-9_-]{23,25}"
+    r"\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,}"
+)
 
 
 def _plain(finder: _Finder) -> _Finder2:
     def find(text: str, present: frozenset[str]) -> _Spans:
         return finder(text)
+
     return find
 
 
@@ -1073,16 +1112,37 @@ def _find_discord(text: str) -> _Spans:
     return [m.span() for m in _DISCORD.finditer(text)]
 
 
-_LITERALS: tuple[str, ...] = tuple(sorted(
-    {lit for anchors in _ANCHORS.values() for lit, _ in anchors}
-    | {lit for lits in _GATE_LITERALS.values() for lit in lits}, key=lambda x: (-len(x), x)))
+_LITERALS: tuple[str, ...] = tuple(
+    sorted(
+        {lit for anchors in _ANCHORS.values() for lit, _ in anchors}
+        | {lit for lits in _GATE_LITERALS.values() for lit in lits},
+        key=lambda x: (-len(x), x),
+    )
+)
 # Rules whose every match holds an alphanumeric run of 30 or more: their literals need no
 # scan unless such a run exists (a C-level translate answers that for the whole input).
-_LONG_BODY_RULES = frozenset((
-    "github-token", "npm-token", "huggingface-token", "twilio-key", "shopify-token",
-    "digitalocean-token", "databricks-token", "postman-key", "sentry-token", "rubygems-key",
-    "cloudflare-ca-key", "age-secret-key", "linear-key", "groq-key", "perplexity-key",
-    "xai-key", "mailgun-key", "grafana-token"))
+_LONG_BODY_RULES = frozenset(
+    (
+        "github-token",
+        "npm-token",
+        "huggingface-token",
+        "twilio-key",
+        "shopify-token",
+        "digitalocean-token",
+        "databricks-token",
+        "postman-key",
+        "sentry-token",
+        "rubygems-key",
+        "cloudflare-ca-key",
+        "age-secret-key",
+        "linear-key",
+        "groq-key",
+        "perplexity-key",
+        "xai-key",
+        "mailgun-key",
+        "grafana-token",
+    )
+)
 # ...except these literals, whose bodies may be cut by `_`, `+`, `/` or `=` (`glc_` needs a
 # base64-class run of 32, checked with the same translate).
 _SHORT_BODY_LITERALS = frozenset(("github_pat_", "sntrys_eyJ"))
@@ -1091,8 +1151,9 @@ _SHORT_BODY_LITERALS = frozenset(("github_pat_", "sntrys_eyJ"))
 def _short_literals() -> frozenset[str]:
     out: set[str] = set()
     for name, anchors in _ANCHORS.items():
-        out.update(lit for lit, _ in anchors
-                   if name not in _LONG_BODY_RULES or lit in _SHORT_BODY_LITERALS)
+        out.update(
+            lit for lit, _ in anchors if name not in _LONG_BODY_RULES or lit in _SHORT_BODY_LITERALS
+        )
     for lits in _GATE_LITERALS.values():
         out.update(lits)
     return frozenset(out)
@@ -1102,14 +1163,16 @@ _SHORT_LITERALS = _short_literals()
 # Each literal is found through its rarest character (rarest first in this ranking, measured
 # on the standard library's sources), so the engine stops at few positions and checks the
 # rest of the literal around that character.
-_RARITY = ("$~^J&Q?|Z@;!YX7K`{}96W<GVH5\\8B43q%+U/Mzj*>L2DFPC[]ORA1S0INT-Ekv#xwyb:="
-           "'g\",()h.mup_cdfloinarste ")
+_RARITY = (
+    "$~^J&Q?|Z@;!YX7K`{}96W<GVH5\\8B43q%+U/Mzj*>L2DFPC[]ORA1S0INT-Ekv#xwyb:="
+    "'g\",()h.mup_cdfloinarste "
+)
 _AUTH_GATE = r"(?<=[Aa][Uu][Tt][Hh][Oo][Rr][Ii][Zz])(?=[Aa][Tt][Ii][Oo][Nn]:)"
 
 
 def _anchor_split(lit: str) -> tuple[str, str, str]:
     k = min(range(len(lit)), key=lambda i: (_RARITY.find(lit[i]) % 1000, i))
-    return lit[:k], lit[k], lit[k + 1:]
+    return lit[:k], lit[k], lit[k + 1 :]
 
 
 def _build_prefilter(literals: frozenset[str], extras: bool) -> re.Pattern[str]:
@@ -1124,11 +1187,13 @@ def _build_prefilter(literals: frozenset[str], extras: bool) -> re.Pattern[str]:
     if extras:  # rule 11: '.', six characters, '.', with [MNO] + 23 to 25 characters before
         by_char.setdefault(".", []).append(
             r"(?=[A-Za-z0-9_-]{6}\.)(?:(?<=[MNO][A-Za-z0-9_-]{23}\.)"
-            r"|(?<=[MNO][A-Za-z0-9_-]{24}\.)|(?<=[MNO][A-Za-z0-9_-]{25}\.))(?P<DISCORD>)")
+            r"|(?<=[MNO][A-Za-z0-9_-]{24}\.)|(?<=[MNO][A-Za-z0-9_-]{25}\.))(?P<DISCORD>)"
+        )
     for c in "zZ" if extras else "":
         by_char.setdefault(c, []).append(f"{_AUTH_GATE}(?P<AUTH{c}>)")
-    return _rx("|".join(re.escape(c) + "(?:" + "|".join(alts) + ")"
-                        for c, alts in sorted(by_char.items())))
+    return _rx(
+        "|".join(re.escape(c) + "(?:" + "|".join(alts) + ")" for c, alts in sorted(by_char.items()))
+    )
 
 
 _PREFILTER_SHORT = _build_prefilter(_SHORT_LITERALS, True)
@@ -1139,30 +1204,31 @@ _LONG_LITERALS = frozenset(_LITERALS) - _SHORT_LITERALS - {"glc_"}
 _PREFILTER_LONG = _build_prefilter(_LONG_LITERALS, False)
 # Literals contained in another literal are present whenever the longer one is.
 _CONTAINED: dict[str, frozenset[str]] = {
-    lit: frozenset(other for other in _LITERALS if other in lit) for lit in _LITERALS}
-_RUN_TABLE = bytes(
-    97 if chr(i) in _ALNUM else 98 if chr(i) in "+/" else 32 for i in range(256))
+    lit: frozenset(other for other in _LITERALS if other in lit) for lit in _LITERALS
+}
+_RUN_TABLE = bytes(97 if chr(i) in _ALNUM else 98 if chr(i) in "+/" else 32 for i in range(256))
 _B64_FOLD = bytes(97 if i in (97, 98) else 32 for i in range(256))
 
 
 class _Scan(NamedTuple):
     """What the input offers to the rules, decided once with a few C-level scans."""
 
-    present: frozenset[str]   # literals that occur
+    present: frozenset[str]  # literals that occur
     discord: bool
     auth: bool
-    b64run: bool              # a base64-class run of at least 40 characters
+    b64run: bool  # a base64-class run of at least 40 characters
 
 
 _NOTHING = _Scan(frozenset(), False, False, False)
 
 
 # Where each long-body literal sits relative to the start p of its alphanumeric run.
-_LONG_BEFORE = ("SK", "AC", "dapi")                     # the run starts with the literal
-_LONG_ENDS = tuple(sorted(_LONG_LITERALS - {"SK", "AC", "dapi", "PMAK-", "v1.0-",
-                                            "AGE-SECRET-KEY-1"}))  # the literal ends at p
-_LONG_AT_30 = ("PMAK-", "v1.0-")                         # the literal starts at p - 30
-_LONG_AT_15 = ("AGE-SECRET-KEY-1",)                      # the literal starts at p - 15
+_LONG_BEFORE = ("SK", "AC", "dapi")  # the run starts with the literal
+_LONG_ENDS = tuple(
+    sorted(_LONG_LITERALS - {"SK", "AC", "dapi", "PMAK-", "v1.0-", "AGE-SECRET-KEY-1"})
+)  # the literal ends at p
+_LONG_AT_30 = ("PMAK-", "v1.0-")  # the literal starts at p - 30
+_LONG_AT_15 = ("AGE-SECRET-KEY-1",)  # the literal starts at p - 15
 
 
 def _long_literals(text: str, classes: bytes) -> set[str]:
@@ -1249,8 +1315,7 @@ def _build_rules() -> tuple[_Rule, ...]:
             lits = frozenset(_GATE_LITERALS.get(name, ()))
         else:
             anchors = _ANCHORS[name]
-            disp = stor = _anchored(_rx(_NAMED_PATTERNS[name]), anchors,
-                                    _ALSO_NEEDS.get(name, ""))
+            disp = stor = _anchored(_rx(_NAMED_PATTERNS[name]), anchors, _ALSO_NEEDS.get(name, ""))
             lits = frozenset(lit for lit, _ in anchors)
         rules.append(_Rule(name, disp, stor, lits))
     return tuple(rules)
@@ -1272,8 +1337,8 @@ def _rule_on(rule: _Rule, scan: _Scan) -> bool:
 _GENERIC = frozenset(("long-hex", "long-base64"))  # the last two rules; storage adds its own
 # Positions in _RULES of the rules each literal gates, and of the rules gated otherwise.
 _GATED_BY: dict[str, frozenset[int]] = {
-    lit: frozenset(i for i, rule in enumerate(_RULES) if lit in rule.literals)
-    for lit in _LITERALS}
+    lit: frozenset(i for i, rule in enumerate(_RULES) if lit in rule.literals) for lit in _LITERALS
+}
 _NO_LITERAL = tuple(i for i, rule in enumerate(_RULES) if not rule.literals)
 
 
@@ -1420,14 +1485,16 @@ def find_secret_shapes(text: object) -> tuple[Found, ...]:
 # Storage boundary (§4)
 # --------------------------------------------------------------------------------------------
 
-_MARKER_RE = _rx(r"<REDACTED:(" + "|".join(re.escape(k) for k in MARKER_KINDS)
-                 + r"):[0-9a-f]{5}>")
-_EMAIL = _rx(r"(?<![A-Za-z0-9._%+\-])[A-Za-z0-9._%+\-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*"
-             r"\.[A-Za-z]{2,}")
+_MARKER_RE = _rx(r"<REDACTED:(" + "|".join(re.escape(k) for k in MARKER_KINDS) + r"):[0-9a-f]{5}>")
+_EMAIL = _rx(
+    r"(?<![A-Za-z0-9._%+\-])[A-Za-z0-9._%+\-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*"
+    r"\.[A-Za-z]{2,}"
+)
 _ENTROPY_CLASS = r"A-Za-z0-9!#$%&*+\-./:=?@\\^_|~"
 _ENTROPY_RUN = _rx("[" + _ENTROPY_CLASS + "]{" + str(ENTROPY_MIN_RUN) + ",}")
 _ENTROPY_TABLE = bytes(
-    97 if re.fullmatch("[" + _ENTROPY_CLASS + "]", chr(i)) else 32 for i in range(256))
+    97 if re.fullmatch("[" + _ENTROPY_CLASS + "]", chr(i)) else 32 for i in range(256)
+)
 
 
 def _find_high_entropy(text: str) -> _Spans:
@@ -1454,8 +1521,10 @@ def _storage_kinds(text: str) -> list[tuple[str, _Finder]]:
     scan = _scan(text)
     present = scan.present
     kinds: list[tuple[str, _Finder]] = [
-        (rule.name, _bind(rule.storage, present)) for rule in _rules_on(scan)
-        if rule.name not in _GENERIC]
+        (rule.name, _bind(rule.storage, present))
+        for rule in _rules_on(scan)
+        if rule.name not in _GENERIC
+    ]
     if "@" in text:
         kinds.append(("email", _find_email))
     if scan.b64run:
@@ -1470,12 +1539,16 @@ def _storage_kinds(text: str) -> list[tuple[str, _Finder]]:
 def _bind(finder: _Finder2, present: frozenset[str]) -> _Finder:
     def find(text: str) -> _Spans:
         return finder(text, present)
+
     return find
 
 
-def _claim_pass(text: str, kinds: list[tuple[str, _Finder]],
-                stretches: list[tuple[int, int, bool]],
-                claims: list[tuple[int, int, str]]) -> list[tuple[int, int, bool]]:
+def _claim_pass(
+    text: str,
+    kinds: list[tuple[str, _Finder]],
+    stretches: list[tuple[int, int, bool]],
+    claims: list[tuple[int, int, str]],
+) -> list[tuple[int, int, bool]]:
     """Every kind, in order, over the stretches flagged for scanning; returns the new stretches.
 
     A stretch that no claim touched was matched whole by every kind and is not scanned again;
@@ -1559,16 +1632,19 @@ def scrub_for_storage(text: str | None, *, sidecar: bool) -> Scrubbed:
 
 _NOISE_UUID = re.compile(
     r"(?:urn:uuid:)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}",
-    re.ASCII | re.IGNORECASE)
+    re.ASCII | re.IGNORECASE,
+)
 _NOISE_HASH = _rx(
     r"sha256-[A-Za-z0-9+/]{43}=|sha384-[A-Za-z0-9+/]{64}|sha512-[A-Za-z0-9+/]{86}=="
     r"|(?i:md5)[:=][0-9a-fA-F]{32}|(?i:sha1)[:=][0-9a-fA-F]{40}|(?i:sha224)[:=][0-9a-fA-F]{56}"
     r"|(?i:sha256)[:=][0-9a-fA-F]{64}|(?i:sha384)[:=][0-9a-fA-F]{96}"
-    r"|(?i:sha512)[:=][0-9a-fA-F]{128}")
+    r"|(?i:sha512)[:=][0-9a-fA-F]{128}"
+)
 _NOISE_URL = _rx(r"(?i:https?|wss?|ftp|file)://[^\s@/?#]*(?:[/?#]\S*)?")
 _NOISE_PATH = _rx(
     r"(?:~|\.{1,2}|[A-Za-z]:)?[/\\](?:[A-Za-z0-9._~@-]*[/\\])*[A-Za-z0-9._~@-]*"
-    r"|[A-Za-z0-9._~@-]+(?:[/\\][A-Za-z0-9._~@-]+){2,}[/\\]?")
+    r"|[A-Za-z0-9._~@-]+(?:[/\\][A-Za-z0-9._~@-]+){2,}[/\\]?"
+)
 _TOKENISH = _rx(r"[A-Za-z0-9]{16,}")
 
 
@@ -1599,8 +1675,17 @@ def noise_report(values: Iterable[str]) -> NoiseReport:
         if total == 0 and skipped == 0:
             return NoiseReport(0, 0, 0, 0, 0, 0, 0, 0, None)
     share = None if total == 0 else (total - counts["unclassified"]) / total
-    return NoiseReport(total, len(seen), counts["uuid"], counts["hash"], counts["url"],
-                       counts["path"], counts["unclassified"], skipped, share)
+    return NoiseReport(
+        total,
+        len(seen),
+        counts["uuid"],
+        counts["hash"],
+        counts["url"],
+        counts["path"],
+        counts["unclassified"],
+        skipped,
+        share,
+    )
 
 
 def _noise_class(value: str) -> str:
@@ -1622,8 +1707,10 @@ def _noise_class(value: str) -> str:
 
 def _self_check() -> None:
     if not __debug__:
-        raise SystemExit("secret_redaction self-check needs assertions: run without -O "
-                         "and without PYTHONOPTIMIZE")
+        raise SystemExit(
+            "secret_redaction self-check needs assertions: run without -O "
+            "and without PYTHONOPTIMIZE"
+        )
     r = redact_secret_shapes
     # Fixtures are glued from halves so that this file, once vendored, scans clean
     # under the very scanner it implements (and under anyone else's).
@@ -1639,25 +1726,35 @@ def _self_check() -> None:
     sha = "shipped at f6efe271a1277aca79586ee51ef9db30592ac1c5 on main"
     assert r(sha) == (sha, ())
     assert r("before " + begin + "OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk\nafter") == (
-        "before [redacted:private-key]", ("private-key",))
+        "before [redacted:private-key]",
+        ("private-key",),
+    )
     assert r(begin + "RSA PRIVATE KEY-----\nabc\n") == (
-        "[redacted:private-key]\n", ("private-key",))
+        "[redacted:private-key]\n",
+        ("private-key",),
+    )
     uri = "postgres://" + aws + "@db.example"
     assert r(uri) == ("[redacted:db-uri-creds]", ("aws-key", "db-uri-creds"))
     assert r(uri, max_passes=2) == (
-        NONCONVERGENT_TOKEN, ("aws-key", "db-uri-creds", "nonconvergent-snippet"))
-    assert r(aws, max_passes=1) == (
-        NONCONVERGENT_TOKEN, ("aws-key", "nonconvergent-snippet"))
+        NONCONVERGENT_TOKEN,
+        ("aws-key", "db-uri-creds", "nonconvergent-snippet"),
+    )
+    assert r(aws, max_passes=1) == (NONCONVERGENT_TOKEN, ("aws-key", "nonconvergent-snippet"))
     assert r("xox" + "b-123456789012-abcdefghijklmnop then " + aws) == (
-        "[redacted:slack-token] then [redacted:aws-key]", ("aws-key", "slack-token"))
+        "[redacted:slack-token] then [redacted:aws-key]",
+        ("aws-key", "slack-token"),
+    )
     for s in ("postgresql+psycopg2://app:" + "pw@db:5432/x", "rediss://:" + "pw@cache:6380"):
         assert r(s) == ("[redacted:db-uri-creds]", ("db-uri-creds",))
     assert r("git clone https://deploy:" + "Xk3jd9sLq2@ci.example.com/app.git") == (
         "git clone https://[redacted:url-credentials]@ci.example.com/app.git",
-        ("url-credentials",))
+        ("url-credentials",),
+    )
     assert r("https://user:password@host/x") == ("https://user:password@host/x", ())
     assert r("Authorization: Bearer " + "opaque7Tk29xQm4Lp8Zr3Vn6") == (
-        "Authorization: Bearer [redacted:http-auth-header]", ("http-auth-header",))
+        "Authorization: Bearer [redacted:http-auth-header]",
+        ("http-auth-header",),
+    )
     assert r(b64 + "===") == ("[redacted:long-base64]=", ("long-base64",))
     many = r((b64 + "== ") * 300)
     assert many.text == "[redacted:long-base64] " * 300 and len(many.shapes) == 300
@@ -1668,8 +1765,11 @@ def _self_check() -> None:
     for benign in (
         "see https://api.example.com/v2/projects/abc123def456ghi789/resources/"
         "jkl012mno345pqr678stu901 for details",
-        "data:image/png;base64," + b64, "integrity sha512-" + b64 + "==", "sha1-" + b64,
-        "docker pull ghcr.io/acme/api@sha256:" + hx * 4, "#diff-" + hx * 4,
+        "data:image/png;base64," + b64,
+        "integrity sha512-" + b64 + "==",
+        "sha1-" + b64,
+        "docker pull ghcr.io/acme/api@sha256:" + hx * 4,
+        "#diff-" + hx * 4,
         "https://" + "-" * 5000 + pad,
         "public final class ResponseSessionHttp2RequestResponseBuilder {",
         "open src/components/Header8/index/styles/main/layout/Grid.tsx",
@@ -1677,7 +1777,9 @@ def _self_check() -> None:
     ):
         assert r(benign) == (benign, ()), benign
     assert r("see https://example.com/x\n" + pad) == (
-        "see https://example.com/x\n[redacted:long-base64]", ("long-base64",))
+        "see https://example.com/x\n[redacted:long-base64]",
+        ("long-base64",),
+    )
     js = r('{"url":"https://x.example/cb","token":"' + b64 + '"}')
     assert js.text == '{"url":"https://x.example/cb","token":"[redacted:long-base64]"}'
     for bad in (aws.encode(), None, 123):
@@ -1691,6 +1793,7 @@ def _self_check() -> None:
 
     def st(t: str) -> str:
         return sc(t, sidecar=True).text
+
     assert st("before " + aws + " after") == "before <REDACTED:aws-key:1a5d4> after"
     assert st("mail jane.doe+ops@mail.example.co.uk today") == "mail <REDACTED:email:c68a2> today"
     assert st("pw Zx8kL2mQ9vR4tY7wP1nBqW5e end") == "pw <REDACTED:high-entropy:5c228> end"
@@ -1716,18 +1819,22 @@ def _self_check() -> None:
     assert sc(done.text, sidecar=False) == (done.text, (), Originals())
     assert sc(None, sidecar=False) == ("", (), Originals())
     # Limits (§6)
-    assert r("token " + "ab12" * 10) == ("token " + "ab12" * 10, ())          # 40-hex
-    assert r("twilio " + "ab12" * 8)[1] == ()                                # 32-hex
-    assert r("MY_SERVICE_TOKEN=hunter2hunter2")[1] == ()                     # opaque
-    assert r("NRAK-ABCDEFGHIJKLMNOPQRSTUVWXYZ1")[1] == ()                    # vendor not listed
-    assert r("ghp_abcdefghij")[1] == ()                                      # fragment
-    assert r("https://x.example/?key=" + b64)[1] == ()                       # base64 in URL
-    assert r("user https://u:pass@h/")[1] == ()                              # placeholder
-    assert st("password hunter2") == "password hunter2"                     # low entropy
+    assert r("token " + "ab12" * 10) == ("token " + "ab12" * 10, ())  # 40-hex
+    assert r("twilio " + "ab12" * 8)[1] == ()  # 32-hex
+    assert r("MY_SERVICE_TOKEN=hunter2hunter2")[1] == ()  # opaque
+    assert r("NRAK-ABCDEFGHIJKLMNOPQRSTUVWXYZ1")[1] == ()  # vendor not listed
+    assert r("ghp_abcdefghij")[1] == ()  # fragment
+    assert r("https://x.example/?key=" + b64)[1] == ()  # base64 in URL
+    assert r("user https://u:pass@h/")[1] == ()  # placeholder
+    assert st("password hunter2") == "password hunter2"  # low entropy
     assert re.fullmatch(r"<REDACTED:email:[0-9a-f]{5}>:x", st("git@github.com:x"))  # over-match
-    rep = noise_report(["/Users/dev/Projects/agent-memory/src/consolidate/episodic_writer.py",
-                        "https://docs.example.com/guide/install.html#section-2",
-                        "Zx8kL2mQ9vR4tY7wP1nBqW5e"])
+    rep = noise_report(
+        [
+            "/Users/dev/Projects/agent-memory/src/consolidate/episodic_writer.py",
+            "https://docs.example.com/guide/install.html#section-2",
+            "Zx8kL2mQ9vR4tY7wP1nBqW5e",
+        ]
+    )
     assert rep == NoiseReport(3, 3, 0, 0, 1, 1, 1, 0, 2 / 3)
     empty = NoiseReport(0, 0, 0, 0, 0, 0, 0, 0, None)
     assert noise_report(None) == empty  # type: ignore[arg-type]

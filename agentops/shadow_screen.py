@@ -164,13 +164,21 @@ def _screen_row_verdict(row: object) -> str | None:
     return verdict if verdict in VERDICTS else None
 
 
-def _screen_summary(total: int, counts: dict[str, int], unrecognized: int,
-                    would_block_rows: tuple[object, ...]) -> ScreenSummary:
+def _screen_summary(
+    total: int, counts: dict[str, int], unrecognized: int, would_block_rows: tuple[object, ...]
+) -> ScreenSummary:
     passes = counts["allow"] + counts["shadow_allow"]
     if total == 0:
         return ScreenSummary(0, counts, unrecognized, passes, None, None, would_block_rows)
-    return ScreenSummary(total, counts, unrecognized, passes, passes / total,
-                         counts["unscreened"] / total, would_block_rows)
+    return ScreenSummary(
+        total,
+        counts,
+        unrecognized,
+        passes,
+        passes / total,
+        counts["unscreened"] / total,
+        would_block_rows,
+    )
 
 
 def summarize_screen_log(rows: Iterable[object]) -> ScreenSummary:
@@ -203,8 +211,9 @@ def summarize_screen_log(rows: Iterable[object]) -> ScreenSummary:
 
 def _self_check() -> None:
     if not __debug__:
-        raise SystemExit("shadow_screen self-check needs assertions; "
-                         "run it without -O or PYTHONOPTIMIZE")
+        raise SystemExit(
+            "shadow_screen self-check needs assertions; run it without -O or PYTHONOPTIMIZE"
+        )
     assert VERDICTS == ("allow", "block", "shadow_allow", "would_block", "unscreened")
     assert PASS_VERDICTS == ("allow", "shadow_allow")
     assert MODES == ("shadow", "enforce")

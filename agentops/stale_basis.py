@@ -77,9 +77,16 @@ from datetime import date, datetime, timedelta, timezone
 from typing import NamedTuple
 
 __all__ = [  # noqa: RUF022 - the contract's order
-    "DEFAULT_SIGNAL_FIELDS", "DEFAULT_CREATED_FIELD", "NO_BASIS", "EXTERNAL_BASIS",
-    "StaleBasis", "AlertState", "StalenessAlert",
-    "parse_instant", "pick_stale_basis", "staleness_alert",
+    "DEFAULT_SIGNAL_FIELDS",
+    "DEFAULT_CREATED_FIELD",
+    "NO_BASIS",
+    "EXTERNAL_BASIS",
+    "StaleBasis",
+    "AlertState",
+    "StalenessAlert",
+    "parse_instant",
+    "pick_stale_basis",
+    "staleness_alert",
 ]
 
 DEFAULT_SIGNAL_FIELDS: tuple[str, ...] = ("lastEvaluated", "lastChecked")
@@ -145,9 +152,16 @@ def parse_instant(value: object) -> datetime | None:
             if part("sign") == "-":
                 offset = -offset
         micro = int(((part("f") or "") + "00000")[:6])  # truncated, never rounded
-        local = datetime(int(part("y")), int(part("mo")), int(part("d")), int(part("h") or 0),
-                         int(part("mi") or 0), int(part("s") or 0), micro,
-                         tzinfo=timezone(offset))
+        local = datetime(
+            int(part("y")),
+            int(part("mo")),
+            int(part("d")),
+            int(part("h") or 0),
+            int(part("mi") or 0),
+            int(part("s") or 0),
+            micro,
+            tzinfo=timezone(offset),
+        )
         return local.astimezone(timezone.utc)
     except (ValueError, OverflowError):  # not a calendar date / time, or outside datetime
         return None
@@ -183,8 +197,10 @@ def _instant_of(value: object) -> datetime | None:
 def _canonical(when: datetime) -> str:
     """UTC `YYYY-MM-DDTHH:MM:SS[.ffffff]Z`, zero-padded for every year (unlike strftime)."""
     fraction = f".{when.microsecond:06d}" if when.microsecond else ""
-    return (f"{when.year:04d}-{when.month:02d}-{when.day:02d}T"
-            f"{when.hour:02d}:{when.minute:02d}:{when.second:02d}{fraction}Z")
+    return (
+        f"{when.year:04d}-{when.month:02d}-{when.day:02d}T"
+        f"{when.hour:02d}:{when.minute:02d}:{when.second:02d}{fraction}Z"
+    )
 
 
 def _items(option: object) -> list[object] | None:
@@ -207,9 +223,13 @@ def _read(source: object, key: str) -> object:
         return None
 
 
-def pick_stale_basis(item: object, *, signal_fields: object = DEFAULT_SIGNAL_FIELDS,
-                     created_field: object = DEFAULT_CREATED_FIELD,
-                     external_signals: object = ()) -> StaleBasis:
+def pick_stale_basis(
+    item: object,
+    *,
+    signal_fields: object = DEFAULT_SIGNAL_FIELDS,
+    created_field: object = DEFAULT_CREATED_FIELD,
+    external_signals: object = (),
+) -> StaleBasis:
     """The newest valid signal (field or external), else the created date, else "none"."""
     fields = _items(signal_fields)
     if fields is None:
@@ -231,10 +251,17 @@ def pick_stale_basis(item: object, *, signal_fields: object = DEFAULT_SIGNAL_FIE
         else:
             continue
         if isinstance(raw, str):
-            candidates.append((raw, label if isinstance(label, str) and label
-                               and label != NO_BASIS else EXTERNAL_BASIS))
-    parsed = [(when, raw, name) for raw, name in candidates
-              if (when := parse_instant(raw)) is not None]
+            candidates.append(
+                (
+                    raw,
+                    label
+                    if isinstance(label, str) and label and label != NO_BASIS
+                    else EXTERNAL_BASIS,
+                )
+            )
+    parsed = [
+        (when, raw, name) for raw, name in candidates if (when := parse_instant(raw)) is not None
+    ]
     if parsed:
         newest = max(when for when, _, _ in parsed)
         # the earliest candidate among equal instants, however each was written
@@ -273,8 +300,14 @@ def _previous(last_alert: object, now: datetime) -> tuple[datetime, datetime | N
     return alerted_at, latest
 
 
-def staleness_alert(latest: object, *, now: object = None, threshold: object,
-                    cooldown: object, last_alert: object = None) -> StalenessAlert:
+def staleness_alert(
+    latest: object,
+    *,
+    now: object = None,
+    threshold: object,
+    cooldown: object,
+    last_alert: object = None,
+) -> StalenessAlert:
     """Lag of `latest` behind `now`, whether it is stale, and whether to alert now."""
     try:
         current = _as_utc(now)
@@ -296,53 +329,86 @@ def staleness_alert(latest: object, *, now: object = None, threshold: object,
         reason = "cooldown_elapsed"
     else:
         kept_latest = None if previous[1] is None else _canonical(previous[1])
-        return StalenessAlert(False, True, "cooldown", lag_days, latest_text,
-                              AlertState(_canonical(previous[0]), kept_latest))
-    return StalenessAlert(True, True, reason, lag_days, latest_text,
-                          AlertState(_canonical(current), latest_text))
+        return StalenessAlert(
+            False,
+            True,
+            "cooldown",
+            lag_days,
+            latest_text,
+            AlertState(_canonical(previous[0]), kept_latest),
+        )
+    return StalenessAlert(
+        True, True, reason, lag_days, latest_text, AlertState(_canonical(current), latest_text)
+    )
 
 
 def _self_check() -> None:
     if not __debug__:
-        raise SystemExit("stale_basis self-check needs assertions: run without -O "
-                         "/ PYTHONOPTIMIZE")
+        raise SystemExit("stale_basis self-check needs assertions: run without -O / PYTHONOPTIMIZE")
     utc = timezone.utc
 
     def day(month_day: str) -> str:
         return f"2026-{month_day}T00:00:00Z"
 
     none = StaleBasis(None, NO_BASIS, None)
-    assert pick_stale_basis({"lastEvaluated": day("07-01"), "lastChecked": day("08-01"),
-                             "created": day("01-01")}) == StaleBasis(
-        day("08-01"), "lastChecked", datetime(2026, 8, 1, tzinfo=utc))
-    got = pick_stale_basis({"lastEvaluated": day("07-01"), "created": day("01-01")},
-                           external_signals=[{"date": "2026-08-10T12:00:00Z",
-                                              "basis": "linkedCommit"}])
+    assert pick_stale_basis(
+        {"lastEvaluated": day("07-01"), "lastChecked": day("08-01"), "created": day("01-01")}
+    ) == StaleBasis(day("08-01"), "lastChecked", datetime(2026, 8, 1, tzinfo=utc))
+    got = pick_stale_basis(
+        {"lastEvaluated": day("07-01"), "created": day("01-01")},
+        external_signals=[{"date": "2026-08-10T12:00:00Z", "basis": "linkedCommit"}],
+    )
     assert (got.date, got.basis) == ("2026-08-10T12:00:00Z", "linkedCommit")
     assert pick_stale_basis({"created": day("01-01")}).basis == "created"
     assert pick_stale_basis({}) == pick_stale_basis(None) == pick_stale_basis([1, 2]) == none
-    assert pick_stale_basis({"lastEvaluated": day("07-01"), "updated": day("08-13"),
-                             "created": day("01-01")}).date == day("07-01")
+    assert pick_stale_basis(
+        {"lastEvaluated": day("07-01"), "updated": day("08-13"), "created": day("01-01")}
+    ).date == day("07-01")
     assert pick_stale_basis({"updated": day("08-13")}, signal_fields=["updated"]).basis == (
-        "updated")
-    assert pick_stale_basis({"lastEvaluated": day("07-01")},
-                            signal_fields="lastEvaluated").basis == "lastEvaluated"
-    assert pick_stale_basis({"lastEvaluated": "not a date", "lastChecked": "   ",
-                             "created": 1234}) == none
-    assert pick_stale_basis({}, external_signals=[
-        {"date": "garbage"}, {"date": None}, ("2026-06-01T00:00:00Z", "linkedCommit"),
-    ]).basis == "linkedCommit"
+        "updated"
+    )
+    assert (
+        pick_stale_basis({"lastEvaluated": day("07-01")}, signal_fields="lastEvaluated").basis
+        == "lastEvaluated"
+    )
+    assert (
+        pick_stale_basis({"lastEvaluated": "not a date", "lastChecked": "   ", "created": 1234})
+        == none
+    )
+    assert (
+        pick_stale_basis(
+            {},
+            external_signals=[
+                {"date": "garbage"},
+                {"date": None},
+                ("2026-06-01T00:00:00Z", "linkedCommit"),
+            ],
+        ).basis
+        == "linkedCommit"
+    )
     assert pick_stale_basis({"lastEvaluated": "  2026-07-01  "}) == StaleBasis(
-        "2026-07-01", "lastEvaluated", datetime(2026, 7, 1, tzinfo=utc))
+        "2026-07-01", "lastEvaluated", datetime(2026, 7, 1, tzinfo=utc)
+    )
     assert parse_instant("2026-08-01T02:00:00+02:00") == parse_instant("2026-08-01T00:00:00Z")
-    for bad in ("2026-02-30", "1234", "2026-08", "2026-08-01T24:00:00Z", "20260801",
-                "2026-08-01T10:00+02", "0001-01-01T00:00:00+01:00", "2026-08-01T23:59:60Z"):
+    for bad in (
+        "2026-02-30",
+        "1234",
+        "2026-08",
+        "2026-08-01T24:00:00Z",
+        "20260801",
+        "2026-08-01T10:00+02",
+        "0001-01-01T00:00:00+01:00",
+        "2026-08-01T23:59:60Z",
+    ):
         assert parse_instant(bad) is None, bad
     assert parse_instant("2026-08-01T10:20:30.9999999") == datetime(
-        2026, 8, 1, 10, 20, 30, 999999, tzinfo=utc)
+        2026, 8, 1, 10, 20, 30, 999999, tzinfo=utc
+    )
     # Limits: future dates win unclamped and read fresh; only strings are dates.
-    assert pick_stale_basis({"lastEvaluated": "2027-01-01T00:00:00Z",
-                             "created": day("01-01")}).date == "2027-01-01T00:00:00Z"
+    assert (
+        pick_stale_basis({"lastEvaluated": "2027-01-01T00:00:00Z", "created": day("01-01")}).date
+        == "2027-01-01T00:00:00Z"
+    )
     assert pick_stale_basis({"lastEvaluated": datetime(2026, 8, 1, tzinfo=utc)}) == none
     two, cool = timedelta(days=2), timedelta(hours=24)
 
@@ -351,21 +417,33 @@ def _self_check() -> None:
 
     first_state = AlertState("2026-07-31T09:00:00Z", "2026-07-28T00:00:00Z")
     assert run("2026-07-30", datetime(2026, 7, 31, 9)) == StalenessAlert(
-        False, False, "fresh", 1, "2026-07-30T00:00:00Z", None)
+        False, False, "fresh", 1, "2026-07-30T00:00:00Z", None
+    )
     assert run("2026-07-28", datetime(2026, 7, 31, 9)) == StalenessAlert(
-        True, True, "first", 3, "2026-07-28T00:00:00Z", first_state)
+        True, True, "first", 3, "2026-07-28T00:00:00Z", first_state
+    )
     assert run("2026-07-28", datetime(2026, 7, 31, 15), first_state) == StalenessAlert(
-        False, True, "cooldown", 3, "2026-07-28T00:00:00Z", first_state)
+        False, True, "cooldown", 3, "2026-07-28T00:00:00Z", first_state
+    )
     assert run("2026-07-28", datetime(2026, 8, 1, 9), first_state)[:4] == (
-        True, True, "cooldown_elapsed", 4)
+        True,
+        True,
+        "cooldown_elapsed",
+        4,
+    )
     assert run("2026-07-29", datetime(2026, 7, 31, 15), first_state) == StalenessAlert(
-        True, True, "moved", 2, "2026-07-29T00:00:00Z",
-        AlertState("2026-07-31T15:00:00Z", "2026-07-29T00:00:00Z"))
+        True,
+        True,
+        "moved",
+        2,
+        "2026-07-29T00:00:00Z",
+        AlertState("2026-07-31T15:00:00Z", "2026-07-29T00:00:00Z"),
+    )
     assert run("2026-07-29", datetime(2026, 7, 31))[:4] == (False, False, "fresh", 2)
     assert run(None, datetime(2026, 7, 31, 9)) == StalenessAlert(
-        True, True, "first", None, None, AlertState("2026-07-31T09:00:00Z", None))
-    assert run("2026-07-31T10:00:00Z", datetime(2026, 7, 31, 9))[:4] == (
-        False, False, "fresh", -1)
+        True, True, "first", None, None, AlertState("2026-07-31T09:00:00Z", None)
+    )
+    assert run("2026-07-31T10:00:00Z", datetime(2026, 7, 31, 9))[:4] == (False, False, "fresh", -1)
     print("stale_basis self-check: all assertions passed")
 
 

@@ -27,7 +27,7 @@ def stdlib_chunks(limit_chars: int, chunk: int = CHUNK) -> list[str]:
             except (OSError, UnicodeDecodeError):
                 continue
             for at in range(0, len(source), chunk):
-                chunks.append(source[at:at + chunk])
+                chunks.append(source[at : at + chunk])
                 total += len(chunks[-1])
                 if total >= limit_chars:
                     return chunks

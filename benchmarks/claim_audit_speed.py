@@ -64,18 +64,25 @@ def _mixed() -> str:
 
 
 def _claims() -> str:
-    return "\n".join(f"- Updated src/module{i}.ts and tests/test_module{i}.py to use the cache."
-                     for i in range(LINES))
+    return "\n".join(
+        f"- Updated src/module{i}.ts and tests/test_module{i}.py to use the cache."
+        for i in range(LINES)
+    )
 
 
 def _prose() -> str:
-    return "\n".join(f"Line {i}: the loader reads the table definition and returns the rows, "
-                     "as described in the design notes." for i in range(LINES))
+    return "\n".join(
+        f"Line {i}: the loader reads the table definition and returns the rows, "
+        "as described in the design notes."
+        for i in range(LINES)
+    )
 
 
-CHANGED = (["src/xmlLoader.js", "src/styledBox.js", "src/template.js", "tests/test_loader.py"]
-           + [f"src/module{i}.ts" for i in range(0, LINES, 2)]
-           + [f"tests/test_module{i}.py" for i in range(LINES)])
+CHANGED = (
+    ["src/xmlLoader.js", "src/styledBox.js", "src/template.js", "tests/test_loader.py"]
+    + [f"src/module{i}.ts" for i in range(0, LINES, 2)]
+    + [f"tests/test_module{i}.py" for i in range(LINES)]
+)
 
 
 def main() -> int:
@@ -94,27 +101,33 @@ def main() -> int:
         for name in names:
             audit(cases[name], CHANGED)
     for rep in range(max(1, args.reps)):
-        order = names[rep % len(names):] + names[:rep % len(names)]
+        order = names[rep % len(names) :] + names[: rep % len(names)]
         for name in order:
             start, start_cpu = time.perf_counter(), time.process_time()
             audit(cases[name], CHANGED)
             cpu[name].append((time.process_time() - start_cpu) * 1000.0)
             timings[name].append((time.perf_counter() - start) * 1000.0)
-    print(f"claim_audit.audit on {LINES}-line answers, {len(CHANGED)} changed paths, "
-          f"median of {max(1, args.reps)} interleaved rounds:")
+    print(
+        f"claim_audit.audit on {LINES}-line answers, {len(CHANGED)} changed paths, "
+        f"median of {max(1, args.reps)} interleaved rounds:"
+    )
     worst = worst_cpu = 0.0
     for name in names:
         median = statistics.median(timings[name])
         worst = max(worst, median)
         worst_cpu = max(worst_cpu, statistics.median(cpu[name]))
         found = results[name]
-        print(f"  {name:<7} {median:7.3f} ms wall, {statistics.median(cpu[name]):7.3f} ms CPU"
-              f"  ({len(found.false_claims)} false claims, {found.checked} checked)")
+        print(
+            f"  {name:<7} {median:7.3f} ms wall, {statistics.median(cpu[name]):7.3f} ms CPU"
+            f"  ({len(found.false_claims)} false claims, {found.checked} checked)"
+        )
     for label, figure in (("CPU", worst_cpu), ("wall", worst)):
         verdict = "under" if figure < TARGET_MS else "OVER"
         print(f"slowest median {label} time {figure:.3f} ms: {verdict} the {TARGET_MS:g} ms target")
-    print("(CPU time is what a call costs; wall time also counts waiting for a CPU when the "
-          "machine is busy)")
+    print(
+        "(CPU time is what a call costs; wall time also counts waiting for a CPU when the "
+        "machine is busy)"
+    )
     return 0
 
 

@@ -71,7 +71,8 @@ def main() -> int:
     cases: dict[str, Callable[[], object]] = {
         "fuse_rankings hybrid   (10 x 100k, 150k ids)": lambda: fuse_rankings(hybrid),
         "fuse_rankings weighted (10 x 100k, 150k ids)": lambda: fuse_rankings(
-            hybrid, weights=weights, limit=50),
+            hybrid, weights=weights, limit=50
+        ),
         "fuse_rankings disjoint (10 x 100k, 1M ids)  ": lambda: fuse_rankings(disjoint),
         "rrf_fuse pool of 100k                       ": lambda: rrf_fuse(pool, 50),
     }
@@ -81,8 +82,10 @@ def main() -> int:
         for name, call in cases.items():
             times[name].append(_time(call))
     load_after = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"{os.cpu_count()} CPUs, 1-min load average {load_before:.1f} before, "
-          f"{load_after:.1f} after (wall time stretches when the load exceeds the CPUs)")
+    print(
+        f"{os.cpu_count()} CPUs, 1-min load average {load_before:.1f} before, "
+        f"{load_after:.1f} after (wall time stretches when the load exceeds the CPUs)"
+    )
     worst = 0.0
     for name, samples in times.items():
         wall = statistics.median(s[0] for s in samples)
@@ -90,9 +93,11 @@ def main() -> int:
         if name.startswith("fuse_rankings"):
             worst = max(worst, wall)
         freeing = statistics.median(s[2] for s in samples)
-        print(f"{name}  median {wall:.3f} s wall, {cpu:.3f} s CPU "
-              f"(min wall {min(s[0] for s in samples):.3f}, {reps} interleaved reps; "
-              f"freeing the result {freeing:.3f} s)")
+        print(
+            f"{name}  median {wall:.3f} s wall, {cpu:.3f} s CPU "
+            f"(min wall {min(s[0] for s in samples):.3f}, {reps} interleaved reps; "
+            f"freeing the result {freeing:.3f} s)"
+        )
     verdict = "PASS" if worst < TARGET_S else "FAIL"
     print(f"fuse_rankings worst median {worst:.3f} s wall vs target < {TARGET_S:.1f} s: {verdict}")
     return 0 if worst < TARGET_S else 3

@@ -56,8 +56,9 @@ def timed(job: Callable[[], object]) -> float:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reps", type=int, default=9, help="repetitions (default 9)")
-    parser.add_argument("--max-mb", type=float, default=40.0,
-                        help="cap on corpus size in MB (default 40)")
+    parser.add_argument(
+        "--max-mb", type=float, default=40.0, help="cap on corpus size in MB (default 40)"
+    )
     args = parser.parse_args()
 
     chunks = corpus(args.max_mb)
@@ -78,16 +79,17 @@ def main() -> int:
     names = list(jobs)
     rates: dict[str, list[float]] = {n: [] for n in names}
     for rep in range(max(1, args.reps)):
-        order = names[rep % len(names):] + names[:rep % len(names)]
+        order = names[rep % len(names) :] + names[: rep % len(names)]
         for name in order:
             mb, job = jobs[name]
             rates[name].append(mb / max(timed(job), 1e-9))
 
-    print(f"corpus: {len(chunks)} chunks of <= {CHUNK} characters, {mb_all:.1f} MB "
-          f"({len(wide)} non-ASCII chunks, {mb_wide:.2f} MB; "
-          f"{with_findings} chunks with findings)")
-    print(f"python {sys.version.split()[0]}, {max(1, args.reps)} interleaved repetitions, "
-          "medians:")
+    print(
+        f"corpus: {len(chunks)} chunks of <= {CHUNK} characters, {mb_all:.1f} MB "
+        f"({len(wide)} non-ASCII chunks, {mb_wide:.2f} MB; "
+        f"{with_findings} chunks with findings)"
+    )
+    print(f"python {sys.version.split()[0]}, {max(1, args.reps)} interleaved repetitions, medians:")
     for name in names:
         print(f"  {name:<26} {statistics.median(rates[name]):10.1f} MB/s")
     headline = statistics.median(rates["scan, all chunks"])

@@ -53,22 +53,39 @@ SCOPE = "bench"
 
 
 def _policy() -> dict[str, object]:
-    deny = [{"id": f"rule-{i:02d}", "pattern": rf"(^|\s)--forbidden-flag-{i:02d}(=|\s|$)",
-             "reason": f"flag {i} is not allowed"} for i in range(DENY_RULES - 1)]
-    deny.append({"id": "no-force-push", "pattern": r"git\s+push\b.*--force",
-                 "reason": "force-push is not allowed"})
+    deny = [
+        {
+            "id": f"rule-{i:02d}",
+            "pattern": rf"(^|\s)--forbidden-flag-{i:02d}(=|\s|$)",
+            "reason": f"flag {i} is not allowed",
+        }
+        for i in range(DENY_RULES - 1)
+    ]
+    deny.append(
+        {
+            "id": "no-force-push",
+            "pattern": r"git\s+push\b.*--force",
+            "reason": "force-push is not allowed",
+        }
+    )
     classes = {f"class-{i}": [rf"^tool-{i}(\s|$)"] for i in range(GRANT_CLASSES - 1)}
     classes["deploy"] = [r"^deploy(\s|$)"]
     return {"schema_version": 1, "deny": deny, "grant_classes": classes}
 
 
 def _hook_input(command: str) -> bytes:
-    return json.dumps({
-        "session_id": "bench", "transcript_path": "/dev/null", "cwd": "/",
-        "permission_mode": "default", "hook_event_name": "PreToolUse", "tool_name": "Bash",
-        "tool_use_id": "toolu_bench",
-        "tool_input": {"command": command, "description": "bench", "timeout": 120000},
-    }).encode("utf-8")
+    return json.dumps(
+        {
+            "session_id": "bench",
+            "transcript_path": "/dev/null",
+            "cwd": "/",
+            "permission_mode": "default",
+            "hook_event_name": "PreToolUse",
+            "tool_name": "Bash",
+            "tool_use_id": "toolu_bench",
+            "tool_input": {"command": command, "description": "bench", "timeout": 120000},
+        }
+    ).encode("utf-8")
 
 
 CPU: dict[str, list[float]] = {}
@@ -92,32 +109,58 @@ class _Bench:
             self.plant(f"tool-0 --job {i}", "class-0")
         # Children cache bytecode in a scratch folder, as an installed package has its
         # .pyc files; `self.cold` compiles every source on every start instead.
-        self.env = {k: v for k, v in os.environ.items()
-                    if k not in ("AGENTOPS_DISABLED", "CLAUDECODE", "PYTHONOPTIMIZE",
-                                 "PYTHONDONTWRITEBYTECODE")}
+        self.env = {
+            k: v
+            for k, v in os.environ.items()
+            if k
+            not in ("AGENTOPS_DISABLED", "CLAUDECODE", "PYTHONOPTIMIZE", "PYTHONDONTWRITEBYTECODE")
+        }
         self.env["PYTHONPATH"] = str(ROOT) + os.pathsep + self.env.get("PYTHONPATH", "")
         self.env["PYTHONPYCACHEPREFIX"] = str(folder / "pycache")
         self.cold = dict(self.env, PYTHONDONTWRITEBYTECODE="1")
         del self.cold["PYTHONPYCACHEPREFIX"]
-        self.argv = [sys.executable, "-m", "agentops", "hook", "pre-tool-use",
-                     "--scope", SCOPE, "--policy", str(self.policy), "--store", str(self.store),
-                     "--audit", str(self.audit)]
-        self.args = argparse.Namespace(scope=SCOPE, policy=str(self.policy),
-                                       store=str(self.store), audit=str(self.audit))
+        self.argv = [
+            sys.executable,
+            "-m",
+            "agentops",
+            "hook",
+            "pre-tool-use",
+            "--scope",
+            SCOPE,
+            "--policy",
+            str(self.policy),
+            "--store",
+            str(self.store),
+            "--audit",
+            str(self.audit),
+        ]
+        self.args = argparse.Namespace(
+            scope=SCOPE, policy=str(self.policy), store=str(self.store), audit=str(self.audit)
+        )
 
     def plant(self, command: str, action_class: str) -> None:
         self.counter += 1
-        grant = build_grant(command, scope=SCOPE, action_class=action_class,
-                            grant_id=f"bench{self.counter:06d}", allowed_classes=[action_class],
-                            now=datetime.now(timezone.utc))
+        grant = build_grant(
+            command,
+            scope=SCOPE,
+            action_class=action_class,
+            grant_id=f"bench{self.counter:06d}",
+            allowed_classes=[action_class],
+            now=datetime.now(timezone.utc),
+        )
         path = self.store / "live" / f"{grant.id}.json"
         path.write_text(serialize_grant(grant), encoding="ascii")
 
     def subprocess_hook(self, data: bytes, expect: str, cold: bool = False) -> float:
         before = _child_cpu()
         start = time.perf_counter()
-        done = subprocess.run(self.argv, input=data, capture_output=True,
-                              env=self.cold if cold else self.env, check=False)
+        done = subprocess.run(
+            self.argv,
+            input=data,
+            capture_output=True,
+            env=self.cold if cold else self.env,
+            check=False,
+        )
         elapsed = time.perf_counter() - start
         CPU.setdefault("cold" if cold else expect, []).append(_child_cpu() - before)
         if done.returncode != 0 or expect not in done.stdout.decode():
@@ -156,8 +199,11 @@ def main() -> int:
         def dispatcher() -> float:
             before = _child_cpu()
             start = time.perf_counter()
-            subprocess.run([sys.executable, "-c", "import agentops.cli as c; c.build_parser()"],
-                           env=bench.env, check=True)
+            subprocess.run(
+                [sys.executable, "-c", "import agentops.cli as c; c.build_parser()"],
+                env=bench.env,
+                check=True,
+            )
             elapsed = time.perf_counter() - start
             CPU.setdefault("dispatcher", []).append(_child_cpu() - before)
             return elapsed
@@ -183,11 +229,11 @@ def main() -> int:
             "subprocess: bare python (floor)      ": bare_python,
             "subprocess: CLI import + parser only ": dispatcher,
             "subprocess hook: no opinion          ": lambda: bench.subprocess_hook(quiet, ""),
-            "subprocess hook: deny (last rule)    ": lambda: bench.subprocess_hook(
-                deny, '"deny"'),
+            "subprocess hook: deny (last rule)    ": lambda: bench.subprocess_hook(deny, '"deny"'),
             "subprocess hook: allow (consume)     ": sub_allow,
             "subprocess hook: no opinion, no .pyc ": lambda: bench.subprocess_hook(
-                quiet, "", cold=True),
+                quiet, "", cold=True
+            ),
             "in-process hook: no opinion          ": lambda: bench.in_process(quiet, ""),
             "in-process hook: deny (last rule)    ": lambda: bench.in_process(deny, '"deny"'),
             "in-process hook: allow (consume)     ": in_allow,
@@ -200,21 +246,32 @@ def main() -> int:
         for _ in range(reps):
             for name, call in cases.items():
                 times[name].append(call())
-    print(f"policy: {DENY_RULES} deny rules + {GRANT_CLASSES} grant classes "
-          f"(50 rules), {LIVE_GRANTS} unrelated live grants in the store")
+    print(
+        f"policy: {DENY_RULES} deny rules + {GRANT_CLASSES} grant classes "
+        f"(50 rules), {LIVE_GRANTS} unrelated live grants in the store"
+    )
     worst = 0.0
     for name, samples in times.items():
         median_ms = statistics.median(samples) * 1000
         if name.startswith("subprocess hook") and "no .pyc" not in name:
             worst = max(worst, median_ms)
-        print(f"{name} median {median_ms:8.2f} ms  (min {min(samples) * 1000:.2f}, "
-              f"{reps} interleaved reps)")
-    labels = {"python": "bare python", "dispatcher": "CLI import only",
-              "": "hook, no opinion", '"deny"': "hook, deny",
-              '"allow"': "hook, allow", "cold": "hook, no .pyc"}
+        print(
+            f"{name} median {median_ms:8.2f} ms  (min {min(samples) * 1000:.2f}, "
+            f"{reps} interleaved reps)"
+        )
+    labels = {
+        "python": "bare python",
+        "dispatcher": "CLI import only",
+        "": "hook, no opinion",
+        '"deny"': "hook, deny",
+        '"allow"': "hook, allow",
+        "cold": "hook, no .pyc",
+    }
     for key, label in labels.items():
-        print(f"CPU (user+sys) per subprocess, {label:16} median "
-              f"{statistics.median(CPU[key]) * 1000:8.2f} ms")
+        print(
+            f"CPU (user+sys) per subprocess, {label:16} median "
+            f"{statistics.median(CPU[key]) * 1000:8.2f} ms"
+        )
     print("(wall time above includes waiting for a busy machine; CPU time does not)")
     verdict = "PASS" if worst < TARGET_MS else "FAIL"
     print(f"subprocess hook worst median {worst:.1f} ms vs target < {TARGET_MS:.0f} ms: {verdict}")

@@ -62,8 +62,9 @@ def vocabulary(count: int, rng: random.Random) -> list[str]:
     seen = set(words)
     consonants, vowels = "bdfgklmnprstvz", "aeiou"
     while len(words) < max(len(WORDS), count // 4):
-        word = "".join(rng.choice(consonants) + rng.choice(vowels)
-                       for _ in range(rng.randint(2, 3)))
+        word = "".join(
+            rng.choice(consonants) + rng.choice(vowels) for _ in range(rng.randint(2, 3))
+        )
         if word not in seen:
             seen.add(word)
             words.append(word)
@@ -106,11 +107,18 @@ def generate(count: int, seed: int = 7) -> tuple[str, list[tuple[str, str | None
         links = [f"[[{stems[rng.randrange(count)][0]}]]" for _ in range(rng.randint(0, 3))]
         if n % 113 == 0:
             links.append(f"[[deleted_topic_{n}]]")  # dangling wiki-link
-        body = (f"{title}. Decided on 2026-0{1 + n % 9}-1{n % 10}; applies to the "
-                f"{words[0]} work. " + " ".join(links) + "\n\nWhy: " + " ".join(
-                    rng.choice(vocab) for _ in range(rng.randint(8, 30))) + ".\n")
-        text = (f"---\nname: {stem.replace('_', '-')}\ndescription: {title} rule for "
-                f"{words[-1]}\ntype: {kind}\n---\n{body}")
+        body = (
+            f"{title}. Decided on 2026-0{1 + n % 9}-1{n % 10}; applies to the "
+            f"{words[0]} work. "
+            + " ".join(links)
+            + "\n\nWhy: "
+            + " ".join(rng.choice(vocab) for _ in range(rng.randint(8, 30)))
+            + ".\n"
+        )
+        text = (
+            f"---\nname: {stem.replace('_', '-')}\ndescription: {title} rule for "
+            f"{words[-1]}\ntype: {kind}\n---\n{body}"
+        )
         files.append((names[n], text))
     lines = ["# Memory Index", ""]
     for n, (stem, parts) in enumerate(stems):
@@ -179,8 +187,9 @@ def main() -> int:
     parser.add_argument("--files", type=int, default=10000)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--no-all-pairs", action="store_true",
-                        help="skip the (slow) all-pairs yardstick")
+    parser.add_argument(
+        "--no-all-pairs", action="store_true", help="skip the (slow) all-pairs yardstick"
+    )
     args = parser.parse_args()
     sizes = (args.files, 2 * args.files)
     data = {n: generate(n, args.seed) for n in sizes}
@@ -208,25 +217,30 @@ def main() -> int:
             for n in sizes:
                 index, files = data[n]
                 add(f"lint {n}", _time(lambda i=index, f=files: mi.lint_memory_integrity(i, f)))
-                add(f"repairs {n}",
-                    _time(lambda i=index, f=files: mi.suggest_memory_repairs(i, f)))
+                add(f"repairs {n}", _time(lambda i=index, f=files: mi.suggest_memory_repairs(i, f)))
                 add(f"cli lint {n}", _time(lambda d=folders[n]: _cli(d, "lint")))
                 add(f"cli repairs {n}", _time(lambda d=folders[n]: _cli(d, "repairs")))
-        print(f"medians of {args.repeat} interleaved runs (wall ms / CPU ms of this process;"
-              f" CPU time is the fairer figure on a shared machine):")
+        print(
+            f"medians of {args.repeat} interleaved runs (wall ms / CPU ms of this process;"
+            f" CPU time is the fairer figure on a shared machine):"
+        )
         for key in samples:
             print(f"  {key:<18} {median(key, 0) * 1000:9.1f} wall {median(key, 1) * 1000:9.1f} cpu")
         for which, label in ((0, "wall"), (1, "cpu")):
             base = median(f"lint {sizes[0]}", which)
             double = median(f"lint {sizes[1]}", which)
-            print(f"growth of lint {sizes[0]} -> {sizes[1]} ({label}): x{double / base:.2f}"
-                  f" (linear: x2)")
+            print(
+                f"growth of lint {sizes[0]} -> {sizes[1]} ({label}): x{double / base:.2f}"
+                f" (linear: x2)"
+            )
         if not args.no_all_pairs:
             files = data[sizes[0]][1]
             wall, cpu = _time(lambda: all_pairs_near_duplicates(files))
-            print(f"all-pairs near-duplicate pass alone, {sizes[0]} files: {wall:.2f} s wall,"
-                  f" {cpu:.2f} s cpu; whole lint is x{cpu / median(f'lint {sizes[0]}', 1):.1f}"
-                  f" faster by cpu (contract asks >= x5)")
+            print(
+                f"all-pairs near-duplicate pass alone, {sizes[0]} files: {wall:.2f} s wall,"
+                f" {cpu:.2f} s cpu; whole lint is x{cpu / median(f'lint {sizes[0]}', 1):.1f}"
+                f" faster by cpu (contract asks >= x5)"
+            )
     return 0
 
 

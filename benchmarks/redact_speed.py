@@ -55,8 +55,11 @@ def dense_lines() -> list[str]:
         _fake("  slack: xo", "xb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx"),
         _fake("curl -H 'Authorization: Bearer ", "opaque7Tk29xQm4Lp8Zr3Vn6' https://api.x.io"),
         _fake("OPENAI_API_KEY=sk-", "proj-", an),
-        _fake("jwt=eyJhbGciOiJIUzI1NiJ9", ".eyJzdWIiOiIxMjM0NTY3ODkwIn0",
-              ".dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"),
+        _fake(
+            "jwt=eyJhbGciOiJIUzI1NiJ9",
+            ".eyJzdWIiOiIxMjM0NTY3ODkwIn0",
+            ".dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+        ),
         _fake("session secret_", hx, " rotated"),
         _fake("cache token QWJjMTIzZGVmNDU2Z2hp", "Nzg5amtsMDEybW5vMzQ1cHFy ttl=60"),
         _fake("git clone https://deploy:", "Xk3jd9sLq2@ci.example.com/app.git"),
@@ -69,7 +72,7 @@ def dense_lines() -> list[str]:
 def secret_dense(n_chars: int) -> list[str]:
     text = "\n".join(dense_lines()) + "\n"
     blob = (text * (n_chars // len(text) + 1))[:n_chars]
-    return [blob[i:i + CHUNK] for i in range(0, len(blob), CHUNK)]
+    return [blob[i : i + CHUNK] for i in range(0, len(blob), CHUNK)]
 
 
 def interleaved(every: int, n_chars: int) -> list[str]:
@@ -82,7 +85,7 @@ def interleaved(every: int, n_chars: int) -> list[str]:
             lines.append(credentials[(i // every) % len(credentials)])
         lines.append(line)
     blob = "\n".join(lines)[:n_chars]
-    return [blob[i:i + CHUNK] for i in range(0, len(blob), CHUNK)]
+    return [blob[i : i + CHUNK] for i in range(0, len(blob), CHUNK)]
 
 
 def probes() -> list[str]:
@@ -99,8 +102,10 @@ def run(reps: int, limit_chars: int) -> dict[str, float]:
     benign = stdlib_chunks(limit_chars)
     dense = secret_dense(max(limit_chars // 10, 200000))
     lines = dense_lines()
-    seeded = [c[:1000] + "\n" + lines[i % len(lines)] + "\n" + c[1000:]
-              for i, c in enumerate(benign[: max(1, len(benign) // 4)])]
+    seeded = [
+        c[:1000] + "\n" + lines[i % len(lines)] + "\n" + c[1000:]
+        for i, c in enumerate(benign[: max(1, len(benign) // 4)])
+    ]
     seeded_chars = sum(map(len, seeded))
     adv = [p[:200000] for p in probes()]
     benign_chars = sum(map(len, benign))
@@ -110,12 +115,14 @@ def run(reps: int, limit_chars: int) -> dict[str, float]:
         def go() -> None:
             for c in chunks:
                 redact_secret_shapes(c)
+
         return go
 
     def storage(chunks: list[str]) -> Callable[[], None]:
         def go() -> None:
             for c in chunks:
                 scrub_for_storage(c, sidecar=True)
+
         return go
 
     sweep = {every: interleaved(every, 400000) for every in SWEEP}
@@ -135,23 +142,29 @@ def run(reps: int, limit_chars: int) -> dict[str, float]:
             fn()
             times[name].append(CLOCK() - t0)
     med = {k: statistics.median(v) for k, v in times.items()}
-    print(f"stdlib chunks: {len(benign)} x <= {CHUNK} chars ({benign_chars / 1e6:.1f} MB); "
-          f"secret-dense: {dense_chars / 1e6:.2f} MB; {reps} interleaved repetitions, medians "
-          f"of {'wall' if CLOCK is time.perf_counter else 'CPU'} time")
+    print(
+        f"stdlib chunks: {len(benign)} x <= {CHUNK} chars ({benign_chars / 1e6:.1f} MB); "
+        f"secret-dense: {dense_chars / 1e6:.2f} MB; {reps} interleaved repetitions, medians "
+        f"of {'wall' if CLOCK is time.perf_counter else 'CPU'} time"
+    )
     std_d = benign_chars / med["display/stdlib"] / 1e6
     std_s = benign_chars / med["storage/stdlib"] / 1e6
     print(f"display  stdlib  {std_d:8.1f} MB/s  (target >= 60)")
     print(f"storage  stdlib  {std_s:8.1f} MB/s  (target >= 20)")
     print(f"display  dense   {dense_chars / med['display/dense'] / 1e6:8.1f} MB/s  (target >= 20)")
     print(f"storage  dense   {dense_chars / med['storage/dense'] / 1e6:8.1f} MB/s")
-    print(f"display  seeded  {seeded_chars / med['display/seeded'] / 1e6:8.1f} MB/s  "
-          "(stdlib chunks with one credential line each)")
+    print(
+        f"display  seeded  {seeded_chars / med['display/seeded'] / 1e6:8.1f} MB/s  "
+        "(stdlib chunks with one credential line each)"
+    )
     print(f"display  probes  {med['display/probes']:8.3f} s for 5 x 200,000 chars (target < 0.2)")
     for every, chunks in sweep.items():
         found = sum(len(redact_secret_shapes(c).shapes) for c in chunks) / len(chunks)
         mbs = sum(map(len, chunks)) / med[f"display/every{every}"] / 1e6
-        print(f"display  1 per {every:<2d}{mbs:8.1f} MB/s  (a credential line per {every} stdlib "
-              f"lines: {found:.1f} redactions per chunk)")
+        print(
+            f"display  1 per {every:<2d}{mbs:8.1f} MB/s  (a credential line per {every} stdlib "
+            f"lines: {found:.1f} redactions per chunk)"
+        )
     return med
 
 

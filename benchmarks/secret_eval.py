@@ -51,12 +51,12 @@ B32 = string.ascii_uppercase + "234567"
 BECH32 = "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L"
 URLSAFE = ALNUM + "-_"
 
-Gen = Callable[[random.Random], tuple[str, str]]   # -> (planted text, secret value)
+Gen = Callable[[random.Random], tuple[str, str]]  # -> (planted text, secret value)
 
 
 def pick(rnd: random.Random, alphabet: str, n: int) -> str:
     s = "".join(rnd.choice(alphabet) for _ in range(n))
-    if alphabet in (ALNUM, URLSAFE) and n >= 8:   # real tokens mix cases and digits
+    if alphabet in (ALNUM, URLSAFE) and n >= 8:  # real tokens mix cases and digits
         s = rnd.choice(string.digits) + s[1:-1] + rnd.choice(string.ascii_uppercase)
     return s
 
@@ -76,18 +76,41 @@ def b64_of(rnd: random.Random, n: int) -> str:
 # One or more generators per shape family, following the vendors' documented formats.
 FAMILIES: dict[str, list[Gen]] = {
     "private-key": [
-        lambda r: same(j("-----BEGIN RSA ", "PRIVATE KEY-----\n", "\n".join(
-            b64_of(r, 48) for _ in range(6)), "\n-----END RSA ", "PRIVATE KEY-----")),
-        lambda r: same(j("-----BEGIN OPENSSH ", "PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA",
-                         b64_of(r, 60), "\n-----END OPENSSH ", "PRIVATE KEY-----")),
-        lambda r: same(j("-----BEGIN PGP ", "PRIVATE KEY BLOCK-----\n\nlQOYBG", b64_of(r, 60),
-                         "\n-----END PGP ", "PRIVATE KEY BLOCK-----")),
+        lambda r: same(
+            j(
+                "-----BEGIN RSA ",
+                "PRIVATE KEY-----\n",
+                "\n".join(b64_of(r, 48) for _ in range(6)),
+                "\n-----END RSA ",
+                "PRIVATE KEY-----",
+            )
+        ),
+        lambda r: same(
+            j(
+                "-----BEGIN OPENSSH ",
+                "PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA",
+                b64_of(r, 60),
+                "\n-----END OPENSSH ",
+                "PRIVATE KEY-----",
+            )
+        ),
+        lambda r: same(
+            j(
+                "-----BEGIN PGP ",
+                "PRIVATE KEY BLOCK-----\n\nlQOYBG",
+                b64_of(r, 60),
+                "\n-----END PGP ",
+                "PRIVATE KEY BLOCK-----",
+            )
+        ),
     ],
     "db-uri-creds": [
-        lambda r: same(j("postgres", "ql://svc_app:", pick(r, ALNUM, 16),
-                         "@db.prod.internal:5432/app")),
-        lambda r: same(j("mongodb", "+srv://admin:", pick(r, ALNUM, 20),
-                         "@cluster0.ab1cd.mongodb.net/x")),
+        lambda r: same(
+            j("postgres", "ql://svc_app:", pick(r, ALNUM, 16), "@db.prod.internal:5432/app")
+        ),
+        lambda r: same(
+            j("mongodb", "+srv://admin:", pick(r, ALNUM, 20), "@cluster0.ab1cd.mongodb.net/x")
+        ),
         lambda r: same(j("redis", "s://:", pick(r, ALNUM, 24), "@cache.internal:6380/0")),
         lambda r: same(j("mysql", "+pymysql://root:", pick(r, ALNUM, 12), "@10.0.3.7:3306/shop")),
     ],
@@ -116,20 +139,70 @@ FAMILIES: dict[str, list[Gen]] = {
         lambda r: same(j("GOC", "SPX-", pick(r, URLSAFE, 28))),
     ],
     "slack-token": [
-        lambda r: same(j("xo", "xb-", pick(r, string.digits, 12), "-", pick(r, string.digits, 13),
-                         "-", pick(r, ALNUM, 24))),
-        lambda r: same(j("xa", "pp-1-A", pick(r, ALNUM, 10), "-", pick(r, string.digits, 13), "-",
-                         pick(r, HEX, 64))),
+        lambda r: same(
+            j(
+                "xo",
+                "xb-",
+                pick(r, string.digits, 12),
+                "-",
+                pick(r, string.digits, 13),
+                "-",
+                pick(r, ALNUM, 24),
+            )
+        ),
+        lambda r: same(
+            j(
+                "xa",
+                "pp-1-A",
+                pick(r, ALNUM, 10),
+                "-",
+                pick(r, string.digits, 13),
+                "-",
+                pick(r, HEX, 64),
+            )
+        ),
     ],
-    "slack-webhook": [lambda r: same(j("https://hooks.slack.com/", "services/T", pick(r, B32, 8),
-                                       "/B", pick(r, B32, 8), "/", pick(r, ALNUM, 24)))],
-    "discord-token": [lambda r: same(j(
-        "MT", base64.b64encode(str(r.randrange(10**17, 10**18)).encode()).decode().rstrip("=")[2:],
-        ".", pick(r, URLSAFE, 6), ".", pick(r, URLSAFE, 38)))],
-    "discord-webhook": [lambda r: same(j("https://discord.com/api/", "webhooks/",
-                                         pick(r, string.digits, 18), "/", pick(r, URLSAFE, 68)))],
-    "telegram-bot-token": [lambda r: same(j(pick(r, string.digits, 10), ":AA",
-                                            pick(r, URLSAFE, 33)))],
+    "slack-webhook": [
+        lambda r: same(
+            j(
+                "https://hooks.slack.com/",
+                "services/T",
+                pick(r, B32, 8),
+                "/B",
+                pick(r, B32, 8),
+                "/",
+                pick(r, ALNUM, 24),
+            )
+        )
+    ],
+    "discord-token": [
+        lambda r: same(
+            j(
+                "MT",
+                base64.b64encode(str(r.randrange(10**17, 10**18)).encode())
+                .decode()
+                .rstrip("=")[2:],
+                ".",
+                pick(r, URLSAFE, 6),
+                ".",
+                pick(r, URLSAFE, 38),
+            )
+        )
+    ],
+    "discord-webhook": [
+        lambda r: same(
+            j(
+                "https://discord.com/api/",
+                "webhooks/",
+                pick(r, string.digits, 18),
+                "/",
+                pick(r, URLSAFE, 68),
+            )
+        )
+    ],
+    "telegram-bot-token": [
+        lambda r: same(j(pick(r, string.digits, 10), ":AA", pick(r, URLSAFE, 33)))
+    ],
     "anthropic-key": [lambda r: same(j("sk-", "ant-api03-", pick(r, URLSAFE, 93), "AA"))],
     "openai-key": [
         lambda r: same(j("sk-", "proj-", pick(r, URLSAFE, 48))),
@@ -146,19 +219,40 @@ FAMILIES: dict[str, list[Gen]] = {
     "shopify-token": [lambda r: same(j("shp", "at_", pick(r, HEX, 32)))],
     "digitalocean-token": [lambda r: same(j("do", "p_v1_", pick(r, HEX, 64)))],
     "vault-token": [lambda r: same(j("hv", "s.CAESI", pick(r, URLSAFE, 90)))],
-    "azure-client-secret": [lambda r: same(j(pick(r, ALNUM, 3), str(r.randrange(10)), "Q~",
-                                             pick(r, ALNUM + "_~.-", 34)))],
+    "azure-client-secret": [
+        lambda r: same(
+            j(pick(r, ALNUM, 3), str(r.randrange(10)), "Q~", pick(r, ALNUM + "_~.-", 34))
+        )
+    ],
     "azure-storage-key": [
-        lambda r: (lambda k: (j("DefaultEndpointsProtocol=https;AccountName=acmelogs;Account",
-                                "Key=", k, ";EndpointSuffix=core.windows.net"), k))(b64_of(r, 64)),
+        lambda r: (
+            lambda k: (
+                j(
+                    "DefaultEndpointsProtocol=https;AccountName=acmelogs;Account",
+                    "Key=",
+                    k,
+                    ";EndpointSuffix=core.windows.net",
+                ),
+                k,
+            )
+        )(b64_of(r, 64)),
     ],
     "azure-sas": [
-        lambda r: (lambda s: (j("https://acmelogs.blob.core.windows.net/c/a.json?sv=2022-11-02"
-                                "&ss=b&srt=o&sp=r&se=2030-01-01T00:00:00Z&s", "ig=", s), s))(
-            b64_of(r, 32).replace("+", "%2B").replace("/", "%2F").replace("=", "%3D")),
+        lambda r: (
+            lambda s: (
+                j(
+                    "https://acmelogs.blob.core.windows.net/c/a.json?sv=2022-11-02"
+                    "&ss=b&srt=o&sp=r&se=2030-01-01T00:00:00Z&s",
+                    "ig=",
+                    s,
+                ),
+                s,
+            )
+        )(b64_of(r, 32).replace("+", "%2B").replace("/", "%2F").replace("=", "%3D")),
     ],
-    "atlassian-token": [lambda r: same(j("ATA", "TT3xFfGF0", pick(r, URLSAFE, 170), "=",
-                                         pick(r, HEX.upper(), 8)))],
+    "atlassian-token": [
+        lambda r: same(j("ATA", "TT3xFfGF0", pick(r, URLSAFE, 170), "=", pick(r, HEX.upper(), 8)))
+    ],
     "databricks-token": [lambda r: same(j("da", "pi", pick(r, HEX, 32), "-2"))],
     "grafana-token": [
         lambda r: same(j("gl", "sa_", pick(r, ALNUM, 32), "_", pick(r, HEX, 8))),
@@ -173,33 +267,54 @@ FAMILIES: dict[str, list[Gen]] = {
     "rubygems-key": [lambda r: same(j("ruby", "gems_", pick(r, HEX, 48)))],
     "cloudflare-ca-key": [lambda r: same(j("v1", ".0-", pick(r, HEX, 24), "-", pick(r, HEX, 146)))],
     "age-secret-key": [lambda r: same(j("AGE-SECRET", "-KEY-1", pick(r, BECH32, 58)))],
-    "django-secret-key": [lambda r: same(j("django-", "insecure-",
-                                           pick(r, string.ascii_lowercase + string.digits
-                                                + "!@#$%^&*(-_=+)", 50)))],
+    "django-secret-key": [
+        lambda r: same(
+            j(
+                "django-",
+                "insecure-",
+                pick(r, string.ascii_lowercase + string.digits + "!@#$%^&*(-_=+)", 50),
+            )
+        )
+    ],
     "linear-key": [lambda r: same(j("lin", "_api_", pick(r, ALNUM, 40)))],
     "groq-key": [lambda r: same(j("gs", "k_", pick(r, ALNUM, 52)))],
     "perplexity-key": [lambda r: same(j("pp", "lx-", pick(r, ALNUM, 48)))],
     "xai-key": [lambda r: same(j("xa", "i-", pick(r, ALNUM, 80)))],
     "mailgun-key": [lambda r: same(j("ke", "y-", pick(r, HEX, 32)))],
-    "jwt": [lambda r: same(j("eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9", ".",
-                             base64.urlsafe_b64encode(b'{"sub":"' + str(r.randrange(10**9)).encode()
-                                                      + b'","role":"admin"}').decode().rstrip("="),
-                             ".", pick(r, URLSAFE, 86)))],
+    "jwt": [
+        lambda r: same(
+            j(
+                "eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9",
+                ".",
+                base64.urlsafe_b64encode(
+                    b'{"sub":"' + str(r.randrange(10**9)).encode() + b'","role":"admin"}'
+                )
+                .decode()
+                .rstrip("="),
+                ".",
+                pick(r, URLSAFE, 86),
+            )
+        )
+    ],
     "url-credentials": [
         lambda r: (lambda p: (j("https://deploy:", p, "@git.example.com/acme/app.git"), p))(
-            pick(r, ALNUM, 14)),
+            pick(r, ALNUM, 14)
+        ),
         lambda r: (lambda p: (j("smtps://", "mailer:", p, "@smtp.example.com:465"), p))(
-            pick(r, ALNUM, 18)),
+            pick(r, ALNUM, 18)
+        ),
     ],
     "http-auth-header": [
         lambda r: (lambda t: (j("Authorization: Bearer ", t), t))(pick(r, URLSAFE, 40)),
         lambda r: (lambda t: (j("authorization: Basic ", t), t))(
-            base64.b64encode(b"svc-ci:" + pick(r, ALNUM, 16).encode()).decode()),
+            base64.b64encode(b"svc-ci:" + pick(r, ALNUM, 16).encode()).decode()
+        ),
         lambda r: (lambda t: (j("Authorization: token ", t), t))(pick(r, HEX, 40)),
     ],
     "docker-auth": [
         lambda r: (lambda t: (j('{"auths": {"ghcr.io": {"auth": "', t, '"}}}'), t))(
-            base64.b64encode(b"acme-bot:" + pick(r, ALNUM, 20).encode()).decode()),
+            base64.b64encode(b"acme-bot:" + pick(r, ALNUM, 20).encode()).decode()
+        ),
     ],
     "long-hex": [
         lambda r: same(pick(r, HEX, 64)),
@@ -218,14 +333,25 @@ CONTEXTS: dict[str, tuple[str, str]] = {
     "yaml": ("service:\n  name: billing\n  credential: ", "\n  retries: 3\n"),
     "shell": ("$ export APP_CREDENTIAL='", "'\n$ ./deploy.sh --env prod\n"),
     "log": ("2026-03-14T09:26:53.120Z INFO worker-3 request ok credential=", " user=bob ms=12\n"),
-    "trace": ('Traceback (most recent call last):\n  File "/srv/app/client.py", line 88, in '
-              "connect\n    session.login(", ")\nPermissionError: rejected\n"),
+    "trace": (
+        'Traceback (most recent call last):\n  File "/srv/app/client.py", line 88, in '
+        "connect\n    session.login(",
+        ")\nPermissionError: rejected\n",
+    ),
     "markdown": ("To reproduce, set the credential:\n\n```\n", "\n```\n\nthen run `make test`.\n"),
     "url": ("curl -s 'https://api.example.com/v1/items?limit=10&credential=", "&page=2'\n"),
 }
-STRUCTURAL = {"private-key", "db-uri-creds", "slack-webhook", "discord-webhook",
-              "azure-storage-key", "azure-sas", "url-credentials", "http-auth-header",
-              "docker-auth"}
+STRUCTURAL = {
+    "private-key",
+    "db-uri-creds",
+    "slack-webhook",
+    "discord-webhook",
+    "azure-storage-key",
+    "azure-sas",
+    "url-credentials",
+    "http-auth-header",
+    "docker-auth",
+}
 # Documented limit: base64 inside a URL is skipped unless a named rule knows the format.
 LIMITED = {("long-base64", "url")}
 
@@ -255,6 +381,7 @@ def benign_samples(stdlib_chars: int) -> list[tuple[str, str]]:
 
 def main() -> int:
     import argparse
+
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=20260314)
     parser.add_argument("--per-generator", type=int, default=3)
@@ -298,19 +425,26 @@ def main() -> int:
         store_changed += scrub_for_storage(text, sidecar=True).text != text
 
     n_pos = sum(total.values())
-    print(f"positives: {len(pos)} planted secrets ({len(FAMILIES)} families x "
-          f"{len(CONTEXTS)} contexts); benign: {len(ben)} samples "
-          f"({seen['benign.txt']} curated + {seen['stdlib']} stdlib chunks)")
-    print(f"display recall        {sum(caught.values())}/{n_pos} = "
-          f"{sum(caught.values()) / n_pos:.4f}")
-    print(f"display false-pos.    {sum(fp.values())}/{len(ben)} = {sum(fp.values()) / len(ben):.4f}"
-          f"  (curated {fp['benign.txt']}/{seen['benign.txt']}, "
-          f"stdlib {fp['stdlib']}/{seen['stdlib']})")
+    print(
+        f"positives: {len(pos)} planted secrets ({len(FAMILIES)} families x "
+        f"{len(CONTEXTS)} contexts); benign: {len(ben)} samples "
+        f"({seen['benign.txt']} curated + {seen['stdlib']} stdlib chunks)"
+    )
+    print(
+        f"display recall        {sum(caught.values())}/{n_pos} = {sum(caught.values()) / n_pos:.4f}"
+    )
+    print(
+        f"display false-pos.    {sum(fp.values())}/{len(ben)} = {sum(fp.values()) / len(ben):.4f}"
+        f"  (curated {fp['benign.txt']}/{seen['benign.txt']}, "
+        f"stdlib {fp['stdlib']}/{seen['stdlib']})"
+    )
     print(f"tail leaks            {tail_leaks}  (must be 0)")
     print(f"documented-limit cases (base64 in a URL query): {limited_caught}/{limited} redacted")
     print(f"storage recall        {store_caught}/{len(pos)} = {store_caught / len(pos):.4f}")
-    print(f"storage rewrites benign {store_changed}/{len(ben)} = {store_changed / len(ben):.4f} "
-          "(aggressive by design)")
+    print(
+        f"storage rewrites benign {store_changed}/{len(ben)} = {store_changed / len(ben):.4f} "
+        "(aggressive by design)"
+    )
     weak = sorted((caught[f] / total[f], f) for f in total if caught[f] < total[f])
     for rate, family in weak:
         print(f"  family below 100%: {family} {rate:.3f}")

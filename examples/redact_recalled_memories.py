@@ -23,8 +23,9 @@ from agentops.secret_redaction import redact_secret_shapes
 Memory = dict[str, object]
 
 
-def redacting_search(search: Callable[[str], list[Memory]],
-                     field: str = "memory") -> Callable[[str], list[Memory]]:
+def redacting_search(
+    search: Callable[[str], list[Memory]], field: str = "memory"
+) -> Callable[[str], list[Memory]]:
     """Wrap a memory layer's search so every returned text is redacted."""
 
     def wrapped(query: str) -> list[Memory]:

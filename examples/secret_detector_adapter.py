@@ -30,7 +30,7 @@ class Match(NamedTuple):
 
 def detect_secrets(text: str) -> list[Match]:
     """Every secret-shaped span of `text`, in text order."""
-    return [Match(f.shape, text[f.start:f.end], f.start, f.end) for f in find_secret_shapes(text)]
+    return [Match(f.shape, text[f.start : f.end], f.start, f.end) for f in find_secret_shapes(text)]
 
 
 def main() -> None:

@@ -40,8 +40,13 @@ US = timedelta(microseconds=1)
 
 
 def make(**overrides: Any) -> Grant:
-    kwargs: dict[str, Any] = dict(scope="my-app", action_class="deploy",
-                                  grant_id="grant-abc123", allowed_classes=CLASSES, now=NOW)
+    kwargs: dict[str, Any] = dict(
+        scope="my-app",
+        action_class="deploy",
+        grant_id="grant-abc123",
+        allowed_classes=CLASSES,
+        now=NOW,
+    )
     command = overrides.pop("command", CMD)
     kwargs.update(overrides)
     return build_grant(command, **kwargs)
@@ -115,9 +120,19 @@ def test_constants_exact() -> None:
     assert cg.MAX_ALLOWED_CLASSES == 1024
     assert cg.AUDIT_EVENTS == ("mint", "consume", "revoke", "denied")
     assert issubclass(GrantError, ValueError)
-    assert Grant._fields == ("schema_version", "id", "command", "command_sha256", "scope",
-                             "action_class", "minted_at", "expires_at", "single_use",
-                             "minted_by", "consumed_at")
+    assert Grant._fields == (
+        "schema_version",
+        "id",
+        "command",
+        "command_sha256",
+        "scope",
+        "action_class",
+        "minted_at",
+        "expires_at",
+        "single_use",
+        "minted_by",
+        "consumed_at",
+    )
     assert GrantQuery._fields == ("command", "scope", "action_class", "now")
     assert GrantQuery("a", "b", "c").now is None
     g = Grant(1, "a", "b", "c", "d", "e", "f", "g")
@@ -164,11 +179,14 @@ def test_acc_round_trip() -> None:
 
 def test_acc_tampered_documents() -> None:
     text = serialize_grant(G)
-    assert parse_grant(text.replace('"schema_version": 1', '"schema_version": "1"'),
-                       CLASSES) is None
+    assert (
+        parse_grant(text.replace('"schema_version": 1', '"schema_version": "1"'), CLASSES) is None
+    )
     assert parse_grant(text.replace("{", '{\n  "cwd": "/tmp",', 1), CLASSES) is None
-    assert parse_grant(text.replace("{", '{\n  "command": "deploy --env production",', 1),
-                       CLASSES) is None
+    assert (
+        parse_grant(text.replace("{", '{\n  "command": "deploy --env production",', 1), CLASSES)
+        is None
+    )
     assert parse_grant(text.replace(CMD, "echo harmless"), CLASSES) is None
 
 
@@ -280,8 +298,17 @@ def test_allowlist_basic() -> None:
 
 
 def test_allowlist_string_likes_are_empty() -> None:
-    for allowed in (None, "deploy", "d", b"d", bytearray(b"d"), memoryview(b"d"), 42, 3.5,
-                    Str("d")):
+    for allowed in (
+        None,
+        "deploy",
+        "d",
+        b"d",
+        bytearray(b"d"),
+        memoryview(b"d"),
+        42,
+        3.5,
+        Str("d"),
+    ):
         assert is_allowed_grant_class("d", allowed) is False  # type: ignore[arg-type]
 
 
@@ -367,12 +394,26 @@ def test_allowlist_one_shot_generator_in_every_api() -> None:
 
 
 def test_build_fields() -> None:
-    expected = Grant(1, "grant-abc123", CMD, hashlib.sha256(CMD.encode()).hexdigest(),
-                     "my-app", "deploy", "2026-06-06T23:30:00.000000+00:00",
-                     "2026-06-06T23:45:00.000000+00:00", True, "operator", None)
+    expected = Grant(
+        1,
+        "grant-abc123",
+        CMD,
+        hashlib.sha256(CMD.encode()).hexdigest(),
+        "my-app",
+        "deploy",
+        "2026-06-06T23:30:00.000000+00:00",
+        "2026-06-06T23:45:00.000000+00:00",
+        True,
+        "operator",
+        None,
+    )
     assert expected == G
-    g = make(command=" \t" + CMD + "\n", scope=" my-app ", action_class=" deploy ",
-             grant_id=" grant-abc123\n")
+    g = make(
+        command=" \t" + CMD + "\n",
+        scope=" my-app ",
+        action_class=" deploy ",
+        grant_id=" grant-abc123\n",
+    )
     assert g == G
 
 
@@ -415,8 +456,22 @@ def test_build_now_rules() -> None:
 
 
 def test_build_grant_id_rules() -> None:
-    for bad in ("../x", "", " ", "-abc", "_abc", "a" * 129, "abc.def", "a b", "ábc", "a/b",
-                None, 42, "abc\x00", "a\u0660"):
+    for bad in (
+        "../x",
+        "",
+        " ",
+        "-abc",
+        "_abc",
+        "a" * 129,
+        "abc.def",
+        "a b",
+        "ábc",
+        "a/b",
+        None,
+        42,
+        "abc\x00",
+        "a\u0660",
+    ):
         refused("grant_id", grant_id=bad)
     for ok in ("a", "A", "0", "1abc", "a-_b", "a" * 128, "Z9"):
         assert make(grant_id=ok).id == ok
@@ -425,8 +480,17 @@ def test_build_grant_id_rules() -> None:
 
 
 def test_build_ttl_rules() -> None:
-    for bad in (timedelta(0), -US, 900000, 15, 15.0, True, "PT15M",
-                cg.MAX_GRANT_TTL + US, timedelta(days=2)):
+    for bad in (
+        timedelta(0),
+        -US,
+        900000,
+        15,
+        15.0,
+        True,
+        "PT15M",
+        cg.MAX_GRANT_TTL + US,
+        timedelta(days=2),
+    ):
         refused("ttl", ttl=bad)
     g = make(ttl=cg.MAX_GRANT_TTL)
     assert g.expires_at == "2026-06-07T23:30:00.000000+00:00"
@@ -514,8 +578,17 @@ def test_valid_hash() -> None:
     assert valid(doc(command_sha256=h.upper()))
     assert serialize_grant(doc(command_sha256=h.upper())) == serialize_grant(G)
     assert match_grant([doc(command_sha256=h.upper())], QUERY, CLASSES) == G
-    for bad in (h[:-1], h + "0", "g" + h[1:], command_hash("other"), None, 5, ...,
-                " " + h[1:], h[:-1] + "\n"):
+    for bad in (
+        h[:-1],
+        h + "0",
+        "g" + h[1:],
+        command_hash("other"),
+        None,
+        5,
+        ...,
+        " " + h[1:],
+        h[:-1] + "\n",
+    ):
         assert not valid(doc(command_sha256=bad))
     assert valid(doc(command_sha256=Str(h)))
 
@@ -540,16 +613,19 @@ def test_valid_window() -> None:
     assert not valid(doc(minted_at=...)) and not valid(doc(expires_at=...))
 
 
-@pytest.mark.parametrize("stamp,canonical", [
-    ("2026-06-06T23:30:00Z", "2026-06-06T23:30:00.000000+00:00"),
-    ("2026-06-06T23:30:00.123Z", "2026-06-06T23:30:00.123000+00:00"),
-    ("2026-06-06T23:30:00.123456Z", "2026-06-06T23:30:00.123456+00:00"),
-    ("2026-06-07T01:30:00+02:00", "2026-06-06T23:30:00.000000+00:00"),
-    ("2026-06-06T21:00:00-02:30", "2026-06-06T23:30:00.000000+00:00"),
-    ("2026-06-06T23:30:00-00:00", "2026-06-06T23:30:00.000000+00:00"),
-    ("2026-06-07T23:29:00+23:59", "2026-06-06T23:30:00.000000+00:00"),
-    ("2026-06-06T23:30:00.000000+00:00", "2026-06-06T23:30:00.000000+00:00"),
-])
+@pytest.mark.parametrize(
+    "stamp,canonical",
+    [
+        ("2026-06-06T23:30:00Z", "2026-06-06T23:30:00.000000+00:00"),
+        ("2026-06-06T23:30:00.123Z", "2026-06-06T23:30:00.123000+00:00"),
+        ("2026-06-06T23:30:00.123456Z", "2026-06-06T23:30:00.123456+00:00"),
+        ("2026-06-07T01:30:00+02:00", "2026-06-06T23:30:00.000000+00:00"),
+        ("2026-06-06T21:00:00-02:30", "2026-06-06T23:30:00.000000+00:00"),
+        ("2026-06-06T23:30:00-00:00", "2026-06-06T23:30:00.000000+00:00"),
+        ("2026-06-07T23:29:00+23:59", "2026-06-06T23:30:00.000000+00:00"),
+        ("2026-06-06T23:30:00.000000+00:00", "2026-06-06T23:30:00.000000+00:00"),
+    ],
+)
 def test_timestamps_accepted(stamp: str, canonical: str) -> None:
     g = parse_grant(json.dumps(doc(minted_at=stamp)), CLASSES)
     assert g is not None and g.minted_at == canonical
@@ -557,17 +633,38 @@ def test_timestamps_accepted(stamp: str, canonical: str) -> None:
     assert c.consumed_at == canonical
 
 
-@pytest.mark.parametrize("stamp", [
-    "2026-06-06T23:30:00", "2026-06-06 23:30:00Z", "20260606T233000Z",
-    "2026-06-06T23:30:00.1Z", "2026-06-06T23:30:00.1234Z", "2026-06-06T23:30:00.12Z",
-    "2026-06-06T23:30:00.1234567Z", "2026-06-06T23:30:00z", "2026-06-06t23:30:00Z",
-    "2026-06-06T23:30:00+24:00", "2026-06-06T23:30:00+05:60", "2026-06-06T23:30:00-99:00",
-    "2026-06-06T23:30:00+23:60", "2026-06-06T23:30:00+0200",
-    "2026-06-06T23:30:00+02", "2026-02-30T23:30:00Z", "2026-06-06T24:00:00Z",
-    "2026-06-06T23:30:60Z", "0000-06-06T23:30:00Z", "0001-01-01T00:00:00+01:00",
-    "2026-06-06T23:30:00Z\n", " 2026-06-06T23:30:00Z", "\u0662026-06-06T23:30:00Z",
-    "2026-06-06T23:30", "", 1780788600, None,
-])
+@pytest.mark.parametrize(
+    "stamp",
+    [
+        "2026-06-06T23:30:00",
+        "2026-06-06 23:30:00Z",
+        "20260606T233000Z",
+        "2026-06-06T23:30:00.1Z",
+        "2026-06-06T23:30:00.1234Z",
+        "2026-06-06T23:30:00.12Z",
+        "2026-06-06T23:30:00.1234567Z",
+        "2026-06-06T23:30:00z",
+        "2026-06-06t23:30:00Z",
+        "2026-06-06T23:30:00+24:00",
+        "2026-06-06T23:30:00+05:60",
+        "2026-06-06T23:30:00-99:00",
+        "2026-06-06T23:30:00+23:60",
+        "2026-06-06T23:30:00+0200",
+        "2026-06-06T23:30:00+02",
+        "2026-02-30T23:30:00Z",
+        "2026-06-06T24:00:00Z",
+        "2026-06-06T23:30:60Z",
+        "0000-06-06T23:30:00Z",
+        "0001-01-01T00:00:00+01:00",
+        "2026-06-06T23:30:00Z\n",
+        " 2026-06-06T23:30:00Z",
+        "\u0662026-06-06T23:30:00Z",
+        "2026-06-06T23:30",
+        "",
+        1780788600,
+        None,
+    ],
+)
 def test_timestamps_refused(stamp: Any) -> None:
     assert parse_grant(json.dumps(doc(minted_at=stamp)), CLASSES) is None
     assert not valid(doc(consumed_at=stamp)) or stamp is None
@@ -584,8 +681,7 @@ def test_timestamp_extremes() -> None:
 def test_valid_single_use() -> None:
     assert valid(doc(single_use=...))
     assert parse_grant(json.dumps(doc(single_use=...)), CLASSES) == G
-    assert parse_grant(json.dumps(doc(single_use=False)), CLASSES) == G._replace(
-        single_use=False)
+    assert parse_grant(json.dumps(doc(single_use=False)), CLASSES) == G._replace(single_use=False)
     for bad in (None, 1, 0, "true", "false"):
         assert not valid(doc(single_use=bad))
 
@@ -730,14 +826,23 @@ def test_parse_input_types() -> None:
     for bad in (memoryview(text.encode()), None, 42, G, doc(), ClaimsStr()):
         assert parse_grant(bad, CLASSES) is None  # type: ignore[arg-type]
     assert parse_grant(b"\xff" + text.encode(), CLASSES) is None
-    assert parse_grant(text.replace("my-app", "my-\u00e4pp").encode("latin-1"),
-                       CLASSES) is None
+    assert parse_grant(text.replace("my-app", "my-\u00e4pp").encode("latin-1"), CLASSES) is None
 
 
 def test_parse_bad_documents() -> None:
     text = serialize_grant(G)
-    for bad in ("", "   \n", "{", "[]", "null", "1", '"x"', text + "x", "{}",
-                json.dumps([G._asdict()])):
+    for bad in (
+        "",
+        "   \n",
+        "{",
+        "[]",
+        "null",
+        "1",
+        '"x"',
+        text + "x",
+        "{}",
+        json.dumps([G._asdict()]),
+    ):
         assert parse_grant(bad, CLASSES) is None
         assert parse_grant(bad.encode(), CLASSES) is None
     dup = text.replace('"scope": "my-app",', '"scope": "my-app",\n  "scope": "my-app",')
@@ -745,11 +850,14 @@ def test_parse_bad_documents() -> None:
     escaped = text.replace('"scope": "my-app",', '"scope": "my-app",\n  "\\u0073cope": "my-app",')
     assert parse_grant(escaped, CLASSES) is None
     # minted_by of a wrong type reads as None, so only the constant itself refuses these
-    assert parse_grant(text.replace('"minted_by": "operator"', '"minted_by": 5'),
-                       CLASSES) is not None
+    assert (
+        parse_grant(text.replace('"minted_by": "operator"', '"minted_by": 5'), CLASSES) is not None
+    )
     for const in ("NaN", "Infinity", "-Infinity"):
-        assert parse_grant(text.replace('"minted_by": "operator"', f'"minted_by": {const}'),
-                           CLASSES) is None
+        assert (
+            parse_grant(text.replace('"minted_by": "operator"', f'"minted_by": {const}'), CLASSES)
+            is None
+        )
     deep = "[" * 100000 + "]" * 100000
     assert parse_grant(deep, CLASSES) is None
     assert parse_grant("1" * 5000, CLASSES) is None
@@ -787,11 +895,18 @@ class Shift(tzinfo):
 
 def test_clock_aware_naive_and_invalid() -> None:
     assert is_grant_live(G, datetime(2026, 6, 6, 23, 30))
-    assert is_grant_live(G, datetime(2026, 6, 7, 1, 44, 59, 999999,
-                                     tzinfo=timezone(timedelta(hours=2))))
+    assert is_grant_live(
+        G, datetime(2026, 6, 7, 1, 44, 59, 999999, tzinfo=timezone(timedelta(hours=2)))
+    )
     assert not is_grant_live(G, datetime(2026, 6, 7, 1, 45, tzinfo=timezone(timedelta(hours=2))))
-    for bad in ("2026-06-06T23:30:00Z", 1780788600, 1780788600.0, True, date(2026, 6, 6),
-                NOW.timestamp()):
+    for bad in (
+        "2026-06-06T23:30:00Z",
+        1780788600,
+        1780788600.0,
+        True,
+        date(2026, 6, 6),
+        NOW.timestamp(),
+    ):
         assert not is_grant_live(G, bad)  # type: ignore[arg-type]
         assert match_grant([G], QUERY._replace(now=bad), CLASSES) is None
         with pytest.raises(GrantError, match="now"):
@@ -804,8 +919,10 @@ def test_clock_none_is_current_time() -> None:
     assert not is_grant_live(G)
     q = GrantQuery(CMD, "my-app", "deploy")
     assert match_grant([fresh], q, CLASSES) == fresh
-    assert match_grant([fresh], {"command": CMD, "scope": "my-app", "action_class": "deploy"},
-                       CLASSES) == fresh
+    assert (
+        match_grant([fresh], {"command": CMD, "scope": "my-app", "action_class": "deploy"}, CLASSES)
+        == fresh
+    )
 
 
 def test_clock_tzinfo_consulted_once_and_fold() -> None:
@@ -859,7 +976,8 @@ def test_clock_datetime_subclass_genuine_value() -> None:
     assert is_grant_live(G, Lying(2026, 6, 6, 23, 44, 59, 999999))
     assert not is_grant_live(G, Lying(2026, 6, 6, 23, 45))
     assert mark_consumed(G, Lying(2026, 6, 6, 23, 31, 2, 5)).consumed_at == (
-        "2026-06-06T23:31:02.000005+00:00")
+        "2026-06-06T23:31:02.000005+00:00"
+    )
 
 
 def test_clock_claims_datetime_is_not_one() -> None:
@@ -902,8 +1020,7 @@ def test_match_query_forms() -> None:
     assert match_grant([G], as_dict, CLASSES) == G
     assert match_grant([G], SimpleNamespace(**as_dict), CLASSES) == G
     assert match_grant([G], GrantQuery(CMD, " my-app ", "\tdeploy ", NOW), CLASSES) == G
-    assert match_grant([G], GrantQuery(Str(CMD), Str("my-app"), Str("deploy"), NOW),
-                       CLASSES) == G
+    assert match_grant([G], GrantQuery(Str(CMD), Str("my-app"), Str("deploy"), NOW), CLASSES) == G
     assert match_grant([G], GrantQuery(Str("evil"), "my-app", "deploy", NOW), CLASSES) is None
 
 
@@ -927,7 +1044,9 @@ def test_match_query_refusals() -> None:
         GrantQuery(CMD, "my-app", "deploy", "now"),  # type: ignore[arg-type]
         {"scope": "my-app", "action_class": "deploy", "now": NOW},
         {"command": CMD, "action_class": "deploy", "now": NOW},
-        None, 42, "deploy",
+        None,
+        42,
+        "deploy",
     ]
     for q in bad_queries:
         assert match_grant([G], q, CLASSES) is None, q
@@ -972,8 +1091,7 @@ def test_match_query_fields_each_read_once_before_grants() -> None:
     class Counting:
         def __getattr__(self, name: str) -> Any:
             log.append(name)
-            return {"command": CMD, "scope": "my-app", "action_class": "deploy",
-                    "now": NOW}[name]
+            return {"command": CMD, "scope": "my-app", "action_class": "deploy", "now": NOW}[name]
 
     def grants() -> Iterator[Grant]:
         log.append("iterate")
@@ -985,8 +1103,16 @@ def test_match_query_fields_each_read_once_before_grants() -> None:
 
 def test_match_grants_iterable_rules() -> None:
     text = serialize_grant(G)
-    for bad in (text, text.encode(), bytearray(text.encode()), memoryview(text.encode()),
-                doc(), G._asdict(), None, 42):
+    for bad in (
+        text,
+        text.encode(),
+        bytearray(text.encode()),
+        memoryview(text.encode()),
+        doc(),
+        G._asdict(),
+        None,
+        42,
+    ):
         assert match_grant(bad, QUERY, CLASSES) is None  # type: ignore[arg-type]
     assert match_grant(G, QUERY, CLASSES) is None
     assert match_grant((g for g in [G]), QUERY, CLASSES) == G
@@ -1053,7 +1179,8 @@ def test_mark_consumed() -> None:
     fresh = mark_consumed(G)
     assert fresh.consumed_at is not None
     assert abs(datetime.fromisoformat(fresh.consumed_at) - datetime.now(timezone.utc)) < (
-        timedelta(minutes=5))
+        timedelta(minutes=5)
+    )
     with pytest.raises(GrantError, match="grant"):
         mark_consumed(doc(id="../x"), NOW)
     with pytest.raises(GrantError, match="grant"):
@@ -1071,18 +1198,38 @@ def test_mark_consumed() -> None:
 
 def test_audit_line_exact() -> None:
     line = compose_audit_line("consume", grant=G, now=NOW, note="hook")
-    assert line == json.dumps({
-        "event": "consume", "at": "2026-06-06T23:30:00.000000+00:00", "id": "grant-abc123",
-        "scope": "my-app", "action_class": "deploy", "command": CMD,
-        "command_sha256": G.command_sha256, "expires_at": G.expires_at,
-        "minted_by": "operator", "note": "hook"}, separators=(",", ":"))
+    assert line == json.dumps(
+        {
+            "event": "consume",
+            "at": "2026-06-06T23:30:00.000000+00:00",
+            "id": "grant-abc123",
+            "scope": "my-app",
+            "action_class": "deploy",
+            "command": CMD,
+            "command_sha256": G.command_sha256,
+            "expires_at": G.expires_at,
+            "minted_by": "operator",
+            "note": "hook",
+        },
+        separators=(",", ":"),
+    )
     assert "\n" not in line
 
 
 def test_audit_line_field_rules() -> None:
     rec = json.loads(compose_audit_line("denied", now=NOW))
-    assert list(rec) == ["event", "at", "id", "scope", "action_class", "command",
-                         "command_sha256", "expires_at", "minted_by", "note"]
+    assert list(rec) == [
+        "event",
+        "at",
+        "id",
+        "scope",
+        "action_class",
+        "command",
+        "command_sha256",
+        "expires_at",
+        "minted_by",
+        "note",
+    ]
     assert rec["event"] == "denied" and rec["note"] is None
     assert all(rec[k] is None for k in list(rec)[2:])
     for ev in (None, "", "  ", 5, b"mint", ClaimsStr()):
@@ -1129,18 +1276,29 @@ def test_audit_line_escapes_newlines_and_non_ascii() -> None:
 
 
 def test_limit_1_cwd_not_bound() -> None:
-    q = {"command": CMD, "scope": "my-app", "action_class": "deploy", "now": NOW,
-         "cwd": "/somewhere/else", "env": {"PATH": "/evil"}}
+    q = {
+        "command": CMD,
+        "scope": "my-app",
+        "action_class": "deploy",
+        "now": NOW,
+        "cwd": "/somewhere/else",
+        "env": {"PATH": "/evil"},
+    }
     assert match_grant([G], q, CLASSES) == G
     script = make(command="./deploy.sh")
-    assert match_grant([script], GrantQuery("./deploy.sh", "my-app", "deploy", NOW),
-                       CLASSES) == script
+    assert (
+        match_grant([script], GrantQuery("./deploy.sh", "my-app", "deploy", NOW), CLASSES) == script
+    )
 
 
 def test_limit_2_no_semantic_equivalence() -> None:
     g = make(command="deploy --prod=true")
-    for variant in ("deploy --prod", "deploy  --prod=true", "deploy --prod=True",
-                    "deploy\t--prod=true"):
+    for variant in (
+        "deploy --prod",
+        "deploy  --prod=true",
+        "deploy --prod=True",
+        "deploy\t--prod=true",
+    ):
         assert match_grant([g], GrantQuery(variant, "my-app", "deploy", NOW), CLASSES) is None
 
 
@@ -1153,10 +1311,16 @@ def test_limit_3_matching_does_not_consume() -> None:
 
 def test_limit_4_hand_written_grant_honoured() -> None:
     cmd = "deploy --env production --force"
-    hand = {"schema_version": 1, "id": "written-by-anyone", "command": cmd,
-            "command_sha256": hashlib.sha256(cmd.encode()).hexdigest(), "scope": "my-app",
-            "action_class": "deploy", "minted_at": "2026-06-06T23:29:00Z",
-            "expires_at": "2026-06-06T23:59:00Z"}
+    hand = {
+        "schema_version": 1,
+        "id": "written-by-anyone",
+        "command": cmd,
+        "command_sha256": hashlib.sha256(cmd.encode()).hexdigest(),
+        "scope": "my-app",
+        "action_class": "deploy",
+        "minted_at": "2026-06-06T23:29:00Z",
+        "expires_at": "2026-06-06T23:59:00Z",
+    }
     found = parse_grant(json.dumps(hand), CLASSES)
     assert found is not None and found.minted_by is None
     assert match_grant([hand], GrantQuery(cmd, "my-app", "deploy", NOW), CLASSES) == found
@@ -1196,18 +1360,45 @@ def test_positive_controls_refused() -> None:
 ids = st.from_regex(r"\A[A-Za-z0-9][A-Za-z0-9_-]{0,20}\Z")
 names = st.text(min_size=1, max_size=20).filter(lambda s: s.strip() != "")
 commands = st.text(min_size=1, max_size=60).filter(lambda s: s.strip(" \t\n") != "")
-moments = st.datetimes(min_value=datetime(1990, 1, 1), max_value=datetime(2200, 1, 1),
-                       timezones=st.sampled_from([None, timezone.utc,
-                                                  timezone(timedelta(hours=-7, minutes=-30))]))
+moments = st.datetimes(
+    min_value=datetime(1990, 1, 1),
+    max_value=datetime(2200, 1, 1),
+    timezones=st.sampled_from([None, timezone.utc, timezone(timedelta(hours=-7, minutes=-30))]),
+)
 ttls = st.timedeltas(min_value=US, max_value=timedelta(hours=24))
 
 
-@given(commands, names, names, ids, moments, ttls, st.booleans(),
-       st.one_of(st.none(), st.text(max_size=10)))
-def test_prop_round_trip(cmd: str, scope: str, cls: str, gid: str, now: datetime,
-                         ttl: timedelta, single: bool, by: str | None) -> None:
-    g = build_grant(cmd, scope=scope, action_class=cls, grant_id=gid, allowed_classes=[cls],
-                    now=now, ttl=ttl, single_use=single, minted_by=by)
+@given(
+    commands,
+    names,
+    names,
+    ids,
+    moments,
+    ttls,
+    st.booleans(),
+    st.one_of(st.none(), st.text(max_size=10)),
+)
+def test_prop_round_trip(
+    cmd: str,
+    scope: str,
+    cls: str,
+    gid: str,
+    now: datetime,
+    ttl: timedelta,
+    single: bool,
+    by: str | None,
+) -> None:
+    g = build_grant(
+        cmd,
+        scope=scope,
+        action_class=cls,
+        grant_id=gid,
+        allowed_classes=[cls],
+        now=now,
+        ttl=ttl,
+        single_use=single,
+        minted_by=by,
+    )
     text = serialize_grant(g)
     assert parse_grant(text, [cls]) == g
     assert parse_grant(text.encode("utf-8"), [cls]) == g
@@ -1228,10 +1419,17 @@ def test_prop_normalize_idempotent(s: str) -> None:
 
 
 anything = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20)
-    | st.binary(max_size=20) | st.datetimes(),
-    lambda inner: st.lists(inner, max_size=4)
-    | st.dictionaries(st.sampled_from([*Grant._fields, "cwd", "now"]), inner, max_size=12),
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats()
+    | st.text(max_size=20)
+    | st.binary(max_size=20)
+    | st.datetimes(),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(st.sampled_from([*Grant._fields, "cwd", "now"]), inner, max_size=12)
+    ),
     max_leaves=20,
 )
 
@@ -1285,8 +1483,7 @@ def test_self_check_runs_and_refuses_under_O() -> None:
     ok = subprocess.run([sys.executable, path], capture_output=True, text=True, check=False)
     assert ok.returncode == 0
     assert ok.stdout.strip() == "capability_grant self-check: all assertions passed"
-    opt = subprocess.run([sys.executable, "-O", path], capture_output=True, text=True,
-                         check=False)
+    opt = subprocess.run([sys.executable, "-O", path], capture_output=True, text=True, check=False)
     assert opt.returncode != 0 and "all assertions passed" not in opt.stdout
     assert "-O" in opt.stderr
 

@@ -27,13 +27,16 @@ def _stdin(monkeypatch: pytest.MonkeyPatch, data: bytes) -> None:
     monkeypatch.setattr("sys.stdin", _Stdin(data))
 
 
-@pytest.mark.parametrize(("cmd", "expected"), [
-    ('--bo"dy"', "--body"),
-    ("python tools/agent-'status'.py", "python tools/agent-status.py"),
-    ("printf $'\\x2d\\x2dbody'", "printf --body"),
-    ("type C:\\Users\\me\\notes.txt", "type C:\\Usersmenotes.txt"),
-    ("--bo dy", "--bo dy"),
-])
+@pytest.mark.parametrize(
+    ("cmd", "expected"),
+    [
+        ('--bo"dy"', "--body"),
+        ("python tools/agent-'status'.py", "python tools/agent-status.py"),
+        ("printf $'\\x2d\\x2dbody'", "printf --body"),
+        ("type C:\\Users\\me\\notes.txt", "type C:\\Usersmenotes.txt"),
+        ("--bo dy", "--bo dy"),
+    ],
+)
 def test_normalize_argument(cmd: str, expected: str, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = _run(["command", "normalize", "--", cmd], capsys)
     assert (code, out, err) == (0, expected + "\n", "")
@@ -44,26 +47,30 @@ def test_normalize_argument_without_double_dash(capsys: pytest.CaptureFixture[st
     assert (code, out) == (0, "gh pr create --body\n")
 
 
-def test_normalize_reads_stdin_when_cmd_is_absent(monkeypatch: pytest.MonkeyPatch,
-                                                  capsys: pytest.CaptureFixture[str]) -> None:
+def test_normalize_reads_stdin_when_cmd_is_absent(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     _stdin(monkeypatch, b"cmd $'--body'\n")
     code, out, err = _run(["command", "normalize"], capsys)
     assert (code, out, err) == (0, "cmd --body\n", "")
 
 
-@pytest.mark.parametrize(("data", "expected"), [
-    (b"a\\-b", "a-b\n"),
-    (b"a\\-b\n", "a-b\n"),
-    (b"a\\-b\r\n", "a-b\n"),
-    (b"a\\-b\n\n", "a-b\n\n"),
-    (b"a\r", "a\\x0d\n"),
-    (b"sh <<'EOF'\ncmd --bo\\dy\nEOF\n", "sh <<EOF\ncmd --body\nEOF\n"),
-    (b"", "\n"),
-    (b"\n", "\n"),
-])
+@pytest.mark.parametrize(
+    ("data", "expected"),
+    [
+        (b"a\\-b", "a-b\n"),
+        (b"a\\-b\n", "a-b\n"),
+        (b"a\\-b\r\n", "a-b\n"),
+        (b"a\\-b\n\n", "a-b\n\n"),
+        (b"a\r", "a\\x0d\n"),
+        (b"sh <<'EOF'\ncmd --bo\\dy\nEOF\n", "sh <<EOF\ncmd --body\nEOF\n"),
+        (b"", "\n"),
+        (b"\n", "\n"),
+    ],
+)
 def test_stdin_drops_exactly_one_trailing_line_break(
-        data: bytes, expected: str, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    data: bytes, expected: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     _stdin(monkeypatch, data)
     code, out, _ = _run(["command", "normalize"], capsys)
     assert (code, out) == (0, expected)
@@ -79,13 +86,14 @@ def test_empty_command_prints_an_empty_line(capsys: pytest.CaptureFixture[str]) 
 
 
 def test_control_characters_are_escaped_for_the_terminal(
-        capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = _run(["command", "normalize", "--", "$'a\\eb\\tc\\x00\\x7f\\x85\\ud800'"],
-                        capsys)
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = _run(
+        ["command", "normalize", "--", "$'a\\eb\\tc\\x00\\x7f\\x85\\ud800'"], capsys
+    )
     assert code == 0
     assert out == "a\\x1bb\tc\\x00\\x7f\\x85\\ud800\n"
-    code, out, _ = _run(["command", "normalize", "--", "$'\\x9f\\xa0\\x1f\\x08\\x0b\\x0c'"],
-                        capsys)
+    code, out, _ = _run(["command", "normalize", "--", "$'\\x9f\\xa0\\x1f\\x08\\x0b\\x0c'"], capsys)
     assert out == "\\x9f\xa0\\x1f\\x08\\x0b\\x0c\n"
 
 
@@ -103,16 +111,18 @@ def test_json_gives_exact_strings(capsys: pytest.CaptureFixture[str]) -> None:
     assert out.isascii()
 
 
-def test_json_from_stdin(monkeypatch: pytest.MonkeyPatch,
-                         capsys: pytest.CaptureFixture[str]) -> None:
+def test_json_from_stdin(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     _stdin(monkeypatch, b"--b\\ody\n")
     code, out, _ = _run(["command", "normalize", "--json"], capsys)
     assert code == 0
     assert json.loads(out) == {"command": "--b\\ody", "scannable": "--body"}
 
 
-def test_kill_switch_does_not_apply(monkeypatch: pytest.MonkeyPatch,
-                                    capsys: pytest.CaptureFixture[str]) -> None:
+def test_kill_switch_does_not_apply(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.setenv("AGENTOPS_DISABLED", "1")
     assert _run(["command", "normalize", "a'b'"], capsys) == (0, "ab\n", "")
 
@@ -137,7 +147,7 @@ def test_help_lists_the_command(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_end_to_end_stdin_bytes() -> None:
-    done = run_cli("command", "normalize", stdin=b"gh pr create --bo\"dy\" \xff\n")
+    done = run_cli("command", "normalize", stdin=b'gh pr create --bo"dy" \xff\n')
     assert done.returncode == 0
     assert done.stdout == "gh pr create --body \ufffd\n"
     assert done.stderr == ""

@@ -33,8 +33,11 @@ def test_sweep_reads_text_and_counts_what_it_skips(tmp_path: Path) -> None:
     read, skipped, sweep = _sweep(tmp_path)
     assert read == ["a.txt", "bom.txt"]
     reasons = sorted((os.path.basename(s.path), s.reason) for s in skipped)
-    assert reasons == [("bin.dat", "binary"), ("latin.txt", "not UTF-8"),
-                       ("link.txt", "not a regular file")]
+    assert reasons == [
+        ("bin.dat", "binary"),
+        ("latin.txt", "not UTF-8"),
+        ("link.txt", "not a regular file"),
+    ]
     assert sweep.summary() == "swept 2 files (3 skipped)"
 
 
@@ -70,8 +73,9 @@ def test_sweep_missing_path_and_unreadable_file_are_skipped(tmp_path: Path) -> N
     assert sweep.swept == len(read)
 
 
-def test_sweep_skips_files_over_the_size_cap(tmp_path: Path,
-                                             monkeypatch: pytest.MonkeyPatch) -> None:
+def test_sweep_skips_files_over_the_size_cap(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(_common, "MAX_FILE_BYTES", 10)
     (tmp_path / "big.txt").write_text("x" * 11, encoding="utf-8")
     (tmp_path / "ok.txt").write_text("x" * 10, encoding="utf-8")
@@ -104,7 +108,8 @@ def test_printable_escapes_line_breaks_and_unencodable_text() -> None:
 def test_as_json_expands_named_tuples_and_tuples() -> None:
     inner = _common.Skipped("p", "why")
     assert _common.as_json({"k": (inner, [1, (2,)])}) == {
-        "k": [{"path": "p", "reason": "why"}, [1, [2]]]}
+        "k": [{"path": "p", "reason": "why"}, [1, [2]]]
+    }
 
 
 def test_kill_switch_only_on_exactly_one(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -122,6 +127,7 @@ def _fake_command(behaviour: Any, crash_exit: int | None = None) -> Any:
         parser.set_defaults(run=behaviour)
         if crash_exit is not None:
             parser.set_defaults(crash_exit=crash_exit)
+
     return register
 
 
@@ -129,17 +135,25 @@ def _crash(args: Any) -> int:
     raise ZeroDivisionError("boom")
 
 
-@pytest.mark.parametrize(("behaviour", "crash_exit", "expected"), [
-    (lambda args: 0, None, 0),
-    (lambda args: 3, None, 3),
-    (lambda args: 4, None, 4),
-    (lambda args: 1, None, 2),  # 1 is never an answer
-    (_crash, None, 2),
-    (_crash, 4, 4),
-    (lambda args: 1, 0, 0),
-])
-def test_dispatcher_never_returns_1(monkeypatch: pytest.MonkeyPatch, capsys: Any,
-                                    behaviour: Any, crash_exit: int | None, expected: int) -> None:
+@pytest.mark.parametrize(
+    ("behaviour", "crash_exit", "expected"),
+    [
+        (lambda args: 0, None, 0),
+        (lambda args: 3, None, 3),
+        (lambda args: 4, None, 4),
+        (lambda args: 1, None, 2),  # 1 is never an answer
+        (_crash, None, 2),
+        (_crash, 4, 4),
+        (lambda args: 1, 0, 0),
+    ],
+)
+def test_dispatcher_never_returns_1(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: Any,
+    behaviour: Any,
+    crash_exit: int | None,
+    expected: int,
+) -> None:
     original = cli.build_parser
 
     def build() -> argparse.ArgumentParser:
@@ -182,14 +196,16 @@ def test_selfcheck_rejects_unknown_modules() -> None:
     assert "unknown module" in done.stderr
 
 
-def test_selfcheck_reports_a_failing_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                             capsys: Any) -> None:
+def test_selfcheck_reports_a_failing_module(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
     import agentops
     from agentops.cli import selfcheck
 
     (tmp_path / "broken.py").write_text("raise SystemExit('boom')\n", encoding="utf-8")
-    (tmp_path / "fine.py").write_text("print('fine self-check: all assertions passed')\n",
-                                      encoding="utf-8")
+    (tmp_path / "fine.py").write_text(
+        "print('fine self-check: all assertions passed')\n", encoding="utf-8"
+    )
     monkeypatch.setattr(agentops, "MODULES", ("broken", "fine"))
     monkeypatch.setattr(agentops, "__file__", str(tmp_path / "__init__.py"))
     assert selfcheck.run(argparse.Namespace(modules=[])) == 3

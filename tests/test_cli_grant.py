@@ -28,11 +28,21 @@ from agentops.cli import main
 
 POLICY: dict[str, Any] = {
     "schema_version": 1,
-    "deny": [{"id": "no-force-push", "pattern": r"git\s+push\b.*--force",
-              "reason": "force-push is not allowed", "ignore_case": False},
-             {"id": "no-body", "pattern": r"(^|\s)--body(=|\s|$)"}],
-    "grant_classes": {"deploy": [r"^deploy(\s|$)"], "db-write": [r"^psql\b"],
-                      "both": [r"^psql-deploy\b"], "also": [r"^psql-deploy\b"]},
+    "deny": [
+        {
+            "id": "no-force-push",
+            "pattern": r"git\s+push\b.*--force",
+            "reason": "force-push is not allowed",
+            "ignore_case": False,
+        },
+        {"id": "no-body", "pattern": r"(^|\s)--body(=|\s|$)"},
+    ],
+    "grant_classes": {
+        "deploy": [r"^deploy(\s|$)"],
+        "db-write": [r"^psql\b"],
+        "both": [r"^psql-deploy\b"],
+        "also": [r"^psql-deploy\b"],
+    },
 }
 CMD = "deploy --env production"
 
@@ -81,34 +91,69 @@ def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     return code, out, err
 
 
-def mint(env: Env, capsys: pytest.CaptureFixture[str], command: str = CMD,
-         scope: str = "my-app", cls: str = "deploy", *extra: str) -> str:
-    code, out, err = cli(capsys, "grant", "mint", "--command", command, "--scope", scope,
-                         "--class", cls, *extra, *env.opts())
+def mint(
+    env: Env,
+    capsys: pytest.CaptureFixture[str],
+    command: str = CMD,
+    scope: str = "my-app",
+    cls: str = "deploy",
+    *extra: str,
+) -> str:
+    code, out, err = cli(
+        capsys,
+        "grant",
+        "mint",
+        "--command",
+        command,
+        "--scope",
+        scope,
+        "--class",
+        cls,
+        *extra,
+        *env.opts(),
+    )
     assert code == 0, err
     first = out.splitlines()[0]
     assert first.startswith("id:")
     return first.split()[1]
 
 
-def grant_cmd(env: Env, capsys: pytest.CaptureFixture[str], action: str, command: str = CMD,
-              scope: str = "my-app", cls: str = "deploy") -> tuple[int, str, str]:
+def grant_cmd(
+    env: Env,
+    capsys: pytest.CaptureFixture[str],
+    action: str,
+    command: str = CMD,
+    scope: str = "my-app",
+    cls: str = "deploy",
+) -> tuple[int, str, str]:
     opts = env.opts(audit=action != "check")
-    return cli(capsys, "grant", action, "--command", command, "--scope", scope, "--class", cls,
-               *opts)
+    return cli(
+        capsys, "grant", action, "--command", command, "--scope", scope, "--class", cls, *opts
+    )
 
 
 def hook_input(command: object = CMD, tool: object = "Bash", **extra: Any) -> str:
-    doc: dict[str, Any] = {"session_id": "s", "transcript_path": "/t", "cwd": "/w",
-                           "permission_mode": "default", "hook_event_name": "PreToolUse",
-                           "tool_name": tool, "tool_use_id": "toolu_1",
-                           "tool_input": {"command": command, "description": "d"}}
+    doc: dict[str, Any] = {
+        "session_id": "s",
+        "transcript_path": "/t",
+        "cwd": "/w",
+        "permission_mode": "default",
+        "hook_event_name": "PreToolUse",
+        "tool_name": tool,
+        "tool_use_id": "toolu_1",
+        "tool_input": {"command": command, "description": "d"},
+    }
     doc.update(extra)
     return json.dumps(doc)
 
 
-def hook(env: Env, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
-         data: str | bytes, scope: str = "my-app") -> tuple[int, str, str]:
+def hook(
+    env: Env,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    data: str | bytes,
+    scope: str = "my-app",
+) -> tuple[int, str, str]:
     raw = data.encode("utf-8") if isinstance(data, str) else data
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(raw)))
     return cli(capsys, "hook", "pre-tool-use", "--scope", scope, *env.opts())
@@ -125,9 +170,14 @@ def decision(out: str) -> dict[str, Any]:
 
 def write_grant(env: Env, **fields: Any) -> str:
     now = datetime.now(timezone.utc)
-    g = build_grant(fields.pop("command", CMD), scope="my-app", action_class="deploy",
-                    grant_id=fields.pop("grant_id", "handmade1"), allowed_classes=["deploy"],
-                    now=fields.pop("now", now))
+    g = build_grant(
+        fields.pop("command", CMD),
+        scope="my-app",
+        action_class="deploy",
+        grant_id=fields.pop("grant_id", "handmade1"),
+        allowed_classes=["deploy"],
+        now=fields.pop("now", now),
+    )
     doc = dict(g._asdict(), **fields)
     (env.store / "live").mkdir(parents=True, exist_ok=True)
     (env.store / "spent").mkdir(parents=True, exist_ok=True)
@@ -139,11 +189,21 @@ def write_grant(env: Env, **fields: Any) -> str:
 # mint
 
 
-def test_mint_prints_binding_and_writes_store(env: Env,
-                                              capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = cli(capsys, "grant", "mint", "--command", "  " + CMD + "\n",
-                         "--scope", "my-app", "--class", "deploy", "--minted-by", "alice",
-                         *env.opts())
+def test_mint_prints_binding_and_writes_store(env: Env, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = cli(
+        capsys,
+        "grant",
+        "mint",
+        "--command",
+        "  " + CMD + "\n",
+        "--scope",
+        "my-app",
+        "--class",
+        "deploy",
+        "--minted-by",
+        "alice",
+        *env.opts(),
+    )
     assert code == 0 and err == ""
     lines = dict(line.split(":", 1) for line in out.splitlines())
     gid = lines["id"].strip()
@@ -176,45 +236,94 @@ def test_mint_ttl_minutes(env: Env, capsys: pytest.CaptureFixture[str]) -> None:
         assert window == timedelta(minutes=int(minutes))
     before = env.live()
     for bad in ("0", "1441", "-5", "x", "1.5", ""):
-        code, _, err = cli(capsys, "grant", "mint", "--command", CMD, "--scope", "s",
-                           "--class", "deploy", "--ttl-minutes", bad, *env.opts())
+        code, _, err = cli(
+            capsys,
+            "grant",
+            "mint",
+            "--command",
+            CMD,
+            "--scope",
+            "s",
+            "--class",
+            "deploy",
+            "--ttl-minutes",
+            bad,
+            *env.opts(),
+        )
         assert code == 2 and "ttl-minutes" in err
     assert env.live() == before
 
 
-def test_mint_refuses_inside_claude_code(env: Env, capsys: pytest.CaptureFixture[str],
-                                         monkeypatch: pytest.MonkeyPatch) -> None:
+def test_mint_refuses_inside_claude_code(
+    env: Env, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     for value in ("1", ""):
         monkeypatch.setenv("CLAUDECODE", value)
-        code, out, err = cli(capsys, "grant", "mint", "--command", CMD, "--scope", "s",
-                             "--class", "deploy", *env.opts())
+        code, out, err = cli(
+            capsys,
+            "grant",
+            "mint",
+            "--command",
+            CMD,
+            "--scope",
+            "s",
+            "--class",
+            "deploy",
+            *env.opts(),
+        )
         assert code == 2 and out == "" and "CLAUDECODE" in err
         assert len(err.strip().splitlines()) == 1
     assert env.live() == [] and env.audit_events() == []
 
 
 def test_mint_refusals(env: Env, capsys: pytest.CaptureFixture[str]) -> None:
-    cases = [("git-push", CMD, "s", "action_class"), ("deploy", "  ", "s", "command"),
-             ("deploy", CMD, " ", "scope"), (" ", CMD, "s", "class")]
+    cases = [
+        ("git-push", CMD, "s", "action_class"),
+        ("deploy", "  ", "s", "command"),
+        ("deploy", CMD, " ", "scope"),
+        (" ", CMD, "s", "class"),
+    ]
     for cls, command, scope, word in cases:
-        code, out, err = cli(capsys, "grant", "mint", "--command", command, "--scope", scope,
-                             "--class", cls, *env.opts())
+        code, out, err = cli(
+            capsys,
+            "grant",
+            "mint",
+            "--command",
+            command,
+            "--scope",
+            scope,
+            "--class",
+            cls,
+            *env.opts(),
+        )
         assert code == 2 and out == "" and word in err, err
         assert len(err.strip().splitlines()) == 1
     assert env.live() == []
 
 
-def test_mint_warns_when_hook_cannot_use_grant(env: Env,
-                                               capsys: pytest.CaptureFixture[str]) -> None:
-    code, _out, err = cli(capsys, "grant", "mint", "--command", "make deploy", "--scope", "s",
-                         "--class", "deploy", *env.opts())
+def test_mint_warns_when_hook_cannot_use_grant(
+    env: Env, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _out, err = cli(
+        capsys,
+        "grant",
+        "mint",
+        "--command",
+        "make deploy",
+        "--scope",
+        "s",
+        "--class",
+        "deploy",
+        *env.opts(),
+    )
     assert code == 0 and "only `grant consume`" in err
 
 
 def test_mint_audit_failure_removes_grant(env: Env, capsys: pytest.CaptureFixture[str]) -> None:
     env.audit.mkdir()
-    code, out, err = cli(capsys, "grant", "mint", "--command", CMD, "--scope", "s",
-                         "--class", "deploy", *env.opts())
+    code, out, err = cli(
+        capsys, "grant", "mint", "--command", CMD, "--scope", "s", "--class", "deploy", *env.opts()
+    )
     assert code == 2 and out == "" and "audit" in err
     assert env.live() == []
 
@@ -223,14 +332,16 @@ def test_mint_default_paths_under_home(env: Env, capsys: pytest.CaptureFixture[s
     home = env.tmp / "home" / ".agentops"
     home.mkdir(parents=True)
     (home / "policy.json").write_text(json.dumps(POLICY))
-    code, out, _ = cli(capsys, "grant", "mint", "--command", CMD, "--scope", "s",
-                       "--class", "deploy")
+    code, out, _ = cli(
+        capsys, "grant", "mint", "--command", CMD, "--scope", "s", "--class", "deploy"
+    )
     assert code == 0
     gid = out.split()[1]
     assert (home / "grants" / "live" / f"{gid}.json").exists()
     assert (home / "grants" / "audit.ndjson").exists()
-    code, out, _ = cli(capsys, "grant", "consume", "--command", CMD, "--scope", "s",
-                       "--class", "deploy")
+    code, out, _ = cli(
+        capsys, "grant", "consume", "--command", CMD, "--scope", "s", "--class", "deploy"
+    )
     assert code == 0 and gid in out
 
 
@@ -238,8 +349,9 @@ def test_mint_default_paths_under_home(env: Env, capsys: pytest.CaptureFixture[s
 # check / consume / revoke
 
 
-def test_check_never_consumes_then_consume_once(env: Env,
-                                                capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_never_consumes_then_consume_once(
+    env: Env, capsys: pytest.CaptureFixture[str]
+) -> None:
     gid = mint(env, capsys)
     for _ in range(2):
         code, out, _ = grant_cmd(env, capsys, "check")
@@ -258,11 +370,13 @@ def test_check_never_consumes_then_consume_once(env: Env,
 
 def test_positive_controls_refused(env: Env, capsys: pytest.CaptureFixture[str]) -> None:
     mint(env, capsys)
-    for command, scope, cls in ((CMD + " ", "other-app", "deploy"),
-                                (CMD, "my-app", "db-write"),
-                                ("deploy  --env production", "my-app", "deploy"),
-                                ("deploy --env production\r", "my-app", "deploy"),
-                                (CMD + " && rm -rf /", "my-app", "deploy")):
+    for command, scope, cls in (
+        (CMD + " ", "other-app", "deploy"),
+        (CMD, "my-app", "db-write"),
+        ("deploy  --env production", "my-app", "deploy"),
+        ("deploy --env production\r", "my-app", "deploy"),
+        (CMD + " && rm -rf /", "my-app", "deploy"),
+    ):
         for action in ("check", "consume"):
             code, _, _ = grant_cmd(env, capsys, action, command, scope, cls)
             assert code == 3
@@ -309,8 +423,9 @@ def test_corrupt_and_misnamed_files_skipped(env: Env, capsys: pytest.CaptureFixt
     assert code == 3 and env.spent() == []  # nothing consumed by an error path
 
 
-def test_claim_lost_and_changed_after_claim(env: Env, capsys: pytest.CaptureFixture[str],
-                                            monkeypatch: pytest.MonkeyPatch) -> None:
+def test_claim_lost_and_changed_after_claim(
+    env: Env, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     gid = mint(env, capsys)
     real = cli_grant._grant_at
     calls: list[str] = []
@@ -330,9 +445,9 @@ def test_claim_lost_and_changed_after_claim(env: Env, capsys: pytest.CaptureFixt
     assert grant_cmd(env, capsys, "consume")[0] == 3
 
 
-def test_file_consumed_while_listing_is_skipped_silently(env: Env,
-                                                        capsys: pytest.CaptureFixture[str],
-                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_file_consumed_while_listing_is_skipped_silently(
+    env: Env, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     gid = mint(env, capsys)
     real = cli_grant._grant_at
 
@@ -356,8 +471,9 @@ def test_file_consumed_while_listing_is_skipped_silently(env: Env,
     assert original != "{}"
 
 
-def test_claim_already_taken(env: Env, capsys: pytest.CaptureFixture[str],
-                             monkeypatch: pytest.MonkeyPatch) -> None:
+def test_claim_already_taken(
+    env: Env, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     gid = mint(env, capsys)
     real_load = cli_grant.load_live
 
@@ -372,8 +488,9 @@ def test_claim_already_taken(env: Env, capsys: pytest.CaptureFixture[str],
     assert [e["event"] for e in env.audit_events()] == ["mint"]
 
 
-def test_consume_audit_failure_reports_no_grant(env: Env,
-                                                capsys: pytest.CaptureFixture[str]) -> None:
+def test_consume_audit_failure_reports_no_grant(
+    env: Env, capsys: pytest.CaptureFixture[str]
+) -> None:
     gid = mint(env, capsys)
     env.audit.unlink()
     env.audit.mkdir()
@@ -404,8 +521,9 @@ def test_revoke(env: Env, capsys: pytest.CaptureFixture[str]) -> None:
 def test_revoke_spent_but_live_restored(env: Env, capsys: pytest.CaptureFixture[str]) -> None:
     gid = write_grant(env, grant_id="restored")
     (env.store / "spent" / f"{gid}.json").write_text("")
-    code, out, _ = cli(capsys, "grant", "revoke", "--id", gid, "--store", str(env.store),
-                       "--audit", str(env.audit))
+    code, out, _ = cli(
+        capsys, "grant", "revoke", "--id", gid, "--store", str(env.store), "--audit", str(env.audit)
+    )
     assert code == 3 and out.strip() == "nothing to revoke"
 
 
@@ -413,8 +531,17 @@ def test_revoke_unparsable_live_file(env: Env, capsys: pytest.CaptureFixture[str
     (env.store / "live").mkdir(parents=True)
     (env.store / "spent").mkdir()
     (env.store / "live" / "junk1.json").write_text("{oops")
-    code, _, _ = cli(capsys, "grant", "revoke", "--id", "junk1", "--store", str(env.store),
-                     "--audit", str(env.audit))
+    code, _, _ = cli(
+        capsys,
+        "grant",
+        "revoke",
+        "--id",
+        "junk1",
+        "--store",
+        str(env.store),
+        "--audit",
+        str(env.audit),
+    )
     assert code == 0 and env.live() == [] and env.spent() == ["junk1.json"]
     assert (env.store / "spent" / "junk1.json").read_bytes() == b""
     assert env.audit_events()[0]["id"] == "junk1"
@@ -429,13 +556,15 @@ def test_revoke_refuses_unsafe_id(env: Env, capsys: pytest.CaptureFixture[str], 
 
 def test_store_is_a_file_is_an_error(env: Env, capsys: pytest.CaptureFixture[str]) -> None:
     env.store.write_text("not a dir")
-    code, out, err = cli(capsys, "grant", "mint", "--command", CMD, "--scope", "s",
-                         "--class", "deploy", *env.opts())
+    code, out, err = cli(
+        capsys, "grant", "mint", "--command", CMD, "--scope", "s", "--class", "deploy", *env.opts()
+    )
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
 
 
-def test_blank_query_arguments_are_usage_errors(env: Env,
-                                                capsys: pytest.CaptureFixture[str]) -> None:
+def test_blank_query_arguments_are_usage_errors(
+    env: Env, capsys: pytest.CaptureFixture[str]
+) -> None:
     for command, scope, cls in ((" ", "s", "deploy"), (CMD, "", "deploy"), (CMD, "s", "")):
         for action in ("check", "consume"):
             assert grant_cmd(env, capsys, action, command, scope, cls)[0] == 2
@@ -449,8 +578,14 @@ BAD_POLICIES: list[Any] = [
     '{"schema_version": 1, "schema_version": 1}',
     '{"schema_version": 1, "deny": [{"id": "a", "pattern": "x", "id": "a"}]}',
     '{"schema_version": 1, "deny": [], "extra": 1}',
-    {"schema_version": "1"}, {"schema_version": 2}, {"schema_version": True}, {},
-    [], "null", "{not json", '{"schema_version": NaN}',
+    {"schema_version": "1"},
+    {"schema_version": 2},
+    {"schema_version": True},
+    {},
+    [],
+    "null",
+    "{not json",
+    '{"schema_version": NaN}',
     {"schema_version": 1, "deny": {}},
     {"schema_version": 1, "deny": ["x"]},
     {"schema_version": 1, "deny": [{"pattern": "x"}]},
@@ -474,8 +609,9 @@ BAD_POLICIES: list[Any] = [
 
 
 @pytest.mark.parametrize("policy", BAD_POLICIES, ids=range(len(BAD_POLICIES)))
-def test_unusable_policy_fails_closed(env: Env, capsys: pytest.CaptureFixture[str],
-                                      monkeypatch: pytest.MonkeyPatch, policy: Any) -> None:
+def test_unusable_policy_fails_closed(
+    env: Env, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, policy: Any
+) -> None:
     gid = write_grant(env, grant_id="wouldmatch")
     env.write_policy(policy)
     code, out, err = hook(env, capsys, monkeypatch, hook_input())
@@ -487,8 +623,9 @@ def test_unusable_policy_fails_closed(env: Env, capsys: pytest.CaptureFixture[st
     assert env.live() == [f"{gid}.json"] and env.spent() == []
 
 
-def test_policy_unreadable_variants(env: Env, capsys: pytest.CaptureFixture[str],
-                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_policy_unreadable_variants(
+    env: Env, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     env.policy.write_bytes(b'{"schema_version": 1, "deny": [{"id": "\xff", "pattern": "x"}]}')
     assert hook(env, capsys, monkeypatch, hook_input())[0] == 2
     env.policy.unlink()
@@ -498,9 +635,9 @@ def test_policy_unreadable_variants(env: Env, capsys: pytest.CaptureFixture[str]
     assert hook(env, capsys, monkeypatch, hook_input())[0] == 2
 
 
-def test_policy_symlink_followed_fifo_in_store_skipped(env: Env,
-                                                        capsys: pytest.CaptureFixture[str],
-                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_policy_symlink_followed_fifo_in_store_skipped(
+    env: Env, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     real = env.tmp / "dotfiles-policy.json"
     env.policy.rename(real)
     env.policy.symlink_to(real)
@@ -511,13 +648,20 @@ def test_policy_symlink_followed_fifo_in_store_skipped(env: Env,
     assert "afifo.json" in err
 
 
-def test_policy_minimal_and_ignore_case(env: Env, capsys: pytest.CaptureFixture[str],
-                                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_policy_minimal_and_ignore_case(
+    env: Env, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     env.write_policy({"schema_version": 1})
     assert hook(env, capsys, monkeypatch, hook_input()) == (0, "", "")
-    env.write_policy({"schema_version": 1, "deny": [
-        {"id": "shout", "pattern": "drop table", "ignore_case": True},
-        {"id": "exact", "pattern": "Rm -rf"}]})
+    env.write_policy(
+        {
+            "schema_version": 1,
+            "deny": [
+                {"id": "shout", "pattern": "drop table", "ignore_case": True},
+                {"id": "exact", "pattern": "Rm -rf"},
+            ],
+        }
+    )
     code, out, _ = hook(env, capsys, monkeypatch, hook_input("psql -c 'DROP TABLE x'"))
     assert code == 0 and decision(out)["permissionDecision"] == "deny"
     assert hook(env, capsys, monkeypatch, hook_input("rm -rf /tmp/x")) == (0, "", "")
@@ -534,15 +678,16 @@ def test_policy_loader_direct() -> None:
     with pytest.raises(ValueError):
         cli_grant.loads_strict('{"a": {"b": 1, "b": 2}}')
     with pytest.raises(ValueError):
-        cli_grant.loads_strict('[Infinity]')
+        cli_grant.loads_strict("[Infinity]")
 
 
 # ---------------------------------------------------------------------------
 # The PreToolUse hook
 
 
-def test_hook_allows_once_with_grant(env: Env, capsys: pytest.CaptureFixture[str],
-                                     monkeypatch: pytest.MonkeyPatch) -> None:
+def test_hook_allows_once_with_grant(
+    env: Env, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     assert hook(env, capsys, monkeypatch, hook_input()) == (0, "", "")
     gid = mint(env, capsys)
     # a class pattern anchored at ^ does not see past leading blanks: no opinion
@@ -557,8 +702,9 @@ def test_hook_allows_once_with_grant(env: Env, capsys: pytest.CaptureFixture[str
     assert env.audit_events()[1]["note"] == "hook pre-tool-use"
 
 
-def test_hook_scope_comes_from_argv_only(env: Env, capsys: pytest.CaptureFixture[str],
-                                         monkeypatch: pytest.MonkeyPatch) -> None:
+def test_hook_scope_comes_from_argv_only(
+    env: Env, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     mint(env, capsys)
     sneaky = hook_input(scope="my-app", tool_input_scope="my-app")
     assert hook(env, capsys, monkeypatch, sneaky, scope="other-app") == (0, "", "")
@@ -569,29 +715,38 @@ def test_hook_scope_comes_from_argv_only(env: Env, capsys: pytest.CaptureFixture
     assert code == 2 and out == "" and "--scope" in err
 
 
-def test_hook_wrong_class_or_whitespace_not_allowed(env: Env, capsys: pytest.CaptureFixture[str],
-                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_hook_wrong_class_or_whitespace_not_allowed(
+    env: Env, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     mint(env, capsys, "psql -c 'select 1'", "my-app", "db-write")
     mint(env, capsys)
-    for command in ("deploy  --env production", "deploy --env production --force",
-                    "psql -c 'select  1'", "psql -c \"select 1\""):
+    for command in (
+        "deploy  --env production",
+        "deploy --env production --force",
+        "psql -c 'select  1'",
+        'psql -c "select 1"',
+    ):
         assert hook(env, capsys, monkeypatch, hook_input(command)) == (0, "", "")
     assert len(env.live()) == 2
 
 
-@pytest.mark.parametrize("spelling", [
-    'git push --for"ce" origin main',
-    "git push --for'ce' origin main",
-    "git push --for\\ce origin main",
-    "git push $'--force' origin main",
-    "git push $'\\x2d\\x2dforce' origin main",
-    "git push $'\\055\\055force' origin main",
-    'gh pr create --bo"dy" x',
-    "gh pr create $'--body' x",
-    "gh pr create --bo\\dy x",
-])
-def test_hook_denies_obfuscated_spellings(env: Env, capsys: pytest.CaptureFixture[str],
-                                          monkeypatch: pytest.MonkeyPatch, spelling: str) -> None:
+@pytest.mark.parametrize(
+    "spelling",
+    [
+        'git push --for"ce" origin main',
+        "git push --for'ce' origin main",
+        "git push --for\\ce origin main",
+        "git push $'--force' origin main",
+        "git push $'\\x2d\\x2dforce' origin main",
+        "git push $'\\055\\055force' origin main",
+        'gh pr create --bo"dy" x',
+        "gh pr create $'--body' x",
+        "gh pr create --bo\\dy x",
+    ],
+)
+def test_hook_denies_obfuscated_spellings(
+    env: Env, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, spelling: str
+) -> None:
     code, out, err = hook(env, capsys, monkeypatch, hook_input(spelling))
     assert code == 0 and err == ""
     d = decision(out)
@@ -603,8 +758,9 @@ def test_hook_denies_obfuscated_spellings(env: Env, capsys: pytest.CaptureFixtur
     assert events[-1]["command"] == spelling and events[-1]["scope"] == "my-app"
 
 
-def test_hook_grant_never_overrides_deny(env: Env, capsys: pytest.CaptureFixture[str],
-                                         monkeypatch: pytest.MonkeyPatch) -> None:
+def test_hook_grant_never_overrides_deny(
+    env: Env, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     forced = "deploy --env production --force && git push --force"
     gid = mint(env, capsys, forced)
     _code, out, _ = hook(env, capsys, monkeypatch, hook_input(forced))
@@ -612,20 +768,28 @@ def test_hook_grant_never_overrides_deny(env: Env, capsys: pytest.CaptureFixture
     assert env.live() == [f"{gid}.json"] and env.spent() == []
 
 
-def test_hook_deny_stands_when_audit_fails(env: Env, capsys: pytest.CaptureFixture[str],
-                                           monkeypatch: pytest.MonkeyPatch) -> None:
+def test_hook_deny_stands_when_audit_fails(
+    env: Env, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     env.audit.mkdir()
     code, out, err = hook(env, capsys, monkeypatch, hook_input("git push --force"))
     assert code == 0 and decision(out)["permissionDecision"] == "deny"
     assert "audit" in err
 
 
-def test_hook_ambiguous_or_no_class_is_no_opinion(env: Env, capsys: pytest.CaptureFixture[str],
-                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_hook_ambiguous_or_no_class_is_no_opinion(
+    env: Env, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     now = datetime.now(timezone.utc)
     for cls in ("both", "also"):
-        g = build_grant("psql-deploy now", scope="my-app", action_class=cls,
-                        grant_id=f"amb{cls}", allowed_classes=[cls], now=now)
+        g = build_grant(
+            "psql-deploy now",
+            scope="my-app",
+            action_class=cls,
+            grant_id=f"amb{cls}",
+            allowed_classes=[cls],
+            now=now,
+        )
         (env.store / "live").mkdir(parents=True, exist_ok=True)
         (env.store / "spent").mkdir(parents=True, exist_ok=True)
         (env.store / "live" / f"{g.id}.json").write_text(serialize_grant(g))
@@ -634,8 +798,9 @@ def test_hook_ambiguous_or_no_class_is_no_opinion(env: Env, capsys: pytest.Captu
     assert env.spent() == [] and len(env.live()) == 2
 
 
-def test_hook_non_bash_tool_is_no_opinion(env: Env, capsys: pytest.CaptureFixture[str],
-                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_hook_non_bash_tool_is_no_opinion(
+    env: Env, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     env.write_policy("{broken")  # the policy is never read for other tools
     for tool in ("Read", "Write", "mcp__x__y", "bash"):
         doc = {"hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": {}}
@@ -643,15 +808,25 @@ def test_hook_non_bash_tool_is_no_opinion(env: Env, capsys: pytest.CaptureFixtur
 
 
 MALFORMED: list[Any] = [
-    b"", b"   ", b"not json", b"[]", b"null", b'"x"', b"\xff\xfe{}",
+    b"",
+    b"   ",
+    b"not json",
+    b"[]",
+    b"null",
+    b'"x"',
+    b"\xff\xfe{}",
     json.dumps({"tool_name": "Bash", "tool_input": {"command": CMD}}),
     hook_input(hook_event_name="PostToolUse"),
     hook_input(hook_event_name=None),
-    hook_input(tool=None), hook_input(tool=5),
+    hook_input(tool=None),
+    hook_input(tool=5),
     json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Bash"}),
     json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": CMD}),
-    hook_input(command=None), hook_input(command=""), hook_input(command=" \n\t"),
-    hook_input(command=["deploy"]), hook_input(command=5),
+    hook_input(command=None),
+    hook_input(command=""),
+    hook_input(command=" \n\t"),
+    hook_input(command=["deploy"]),
+    hook_input(command=5),
     hook_input().replace('"tool_name": "Bash"', '"tool_name": "Read", "tool_name": "Bash"'),
     hook_input().replace('"command":', '"command": "ls", "command":'),
     hook_input().replace('"description": "d"', '"description": NaN'),
@@ -661,8 +836,9 @@ MALFORMED: list[Any] = [
 
 
 @pytest.mark.parametrize("data", MALFORMED, ids=range(len(MALFORMED)))
-def test_hook_malformed_input_blocks(env: Env, capsys: pytest.CaptureFixture[str],
-                                     monkeypatch: pytest.MonkeyPatch, data: Any) -> None:
+def test_hook_malformed_input_blocks(
+    env: Env, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, data: Any
+) -> None:
     gid = mint(env, capsys)
     code, out, err = hook(env, capsys, monkeypatch, data)
     assert code == 2 and out == ""
@@ -670,16 +846,18 @@ def test_hook_malformed_input_blocks(env: Env, capsys: pytest.CaptureFixture[str
     assert env.live() == [f"{gid}.json"] and env.spent() == []
 
 
-def test_hook_input_at_size_limit_is_read(env: Env, capsys: pytest.CaptureFixture[str],
-                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_hook_input_at_size_limit_is_read(
+    env: Env, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     base = hook_input().encode()
     data = base + b" " * (cli_grant.MAX_HOOK_INPUT_BYTES - len(base))
     assert len(data) == cli_grant.MAX_HOOK_INPUT_BYTES == 1024 * 1024
     assert hook(env, capsys, monkeypatch, data) == (0, "", "")
 
 
-def test_hook_unexpected_error_blocks(env: Env, capsys: pytest.CaptureFixture[str],
-                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_hook_unexpected_error_blocks(
+    env: Env, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     def boom(*a: Any, **k: Any) -> Any:
         raise RuntimeError("disk on fire")
 
@@ -690,8 +868,9 @@ def test_hook_unexpected_error_blocks(env: Env, capsys: pytest.CaptureFixture[st
     assert len(err.strip().splitlines()) == 1
 
 
-def test_hook_kill_switch(env: Env, capsys: pytest.CaptureFixture[str],
-                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_hook_kill_switch(
+    env: Env, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("AGENTOPS_DISABLED", "1")
     assert hook(env, capsys, monkeypatch, b"garbage") == (0, "", "")
     assert hook(env, capsys, monkeypatch, hook_input("git push --force")) == (0, "", "")
@@ -704,8 +883,7 @@ def test_hook_kill_switch(env: Env, capsys: pytest.CaptureFixture[str],
 def test_subprocess_exit_codes_never_one(tmp_path: Path) -> None:
     e = Env(tmp_path)
     opts = e.opts()
-    minted = run_cli("grant", "mint", "--command", CMD, "--scope", "s", "--class", "deploy",
-                     *opts)
+    minted = run_cli("grant", "mint", "--command", CMD, "--scope", "s", "--class", "deploy", *opts)
     assert minted.returncode == 0
     data = hook_input()
     ok = run_cli("hook", "pre-tool-use", "--scope", "s", *opts, stdin=data)
@@ -716,14 +894,25 @@ def test_subprocess_exit_codes_never_one(tmp_path: Path) -> None:
     assert bad.returncode == 2 and bad.stdout == "" and len(bad.stderr.splitlines()) == 1
     usage = run_cli("hook", "pre-tool-use", *opts, stdin=data)
     assert usage.returncode == 2
-    inside = run_cli("grant", "mint", "--command", CMD, "--scope", "s", "--class", "deploy",
-                     *opts, env={"CLAUDECODE": "1"})
+    inside = run_cli(
+        "grant",
+        "mint",
+        "--command",
+        CMD,
+        "--scope",
+        "s",
+        "--class",
+        "deploy",
+        *opts,
+        env={"CLAUDECODE": "1"},
+    )
     assert inside.returncode == 2 and inside.stdout == ""
     (tmp_path / "other").mkdir()
     other = Env(tmp_path / "other")
     other.store.write_text("a file, not a directory")
-    broken = run_cli("grant", "consume", "--command", CMD, "--scope", "s", "--class",
-                     "deploy", *other.opts())
+    broken = run_cli(
+        "grant", "consume", "--command", CMD, "--scope", "s", "--class", "deploy", *other.opts()
+    )
     assert broken.returncode == 2 and broken.stdout == ""
     assert len(broken.stderr.strip().splitlines()) == 1
 
@@ -732,29 +921,63 @@ ROUNDS = 15
 CONSUMERS = 24
 
 
-def test_concurrent_consumers_exactly_one_wins(tmp_path: Path,
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_concurrent_consumers_exactly_one_wins(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv("CLAUDECODE", raising=False)
     e = Env(tmp_path)
     opts = e.opts()
-    environ = {k: v for k, v in os.environ.items()
-               if k not in ("AGENTOPS_DISABLED", "CLAUDECODE", "PYTHONDONTWRITEBYTECODE")}
+    environ = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("AGENTOPS_DISABLED", "CLAUDECODE", "PYTHONDONTWRITEBYTECODE")
+    }
     environ["PYTHONPATH"] = str(ROOT) + os.pathsep + environ.get("PYTHONPATH", "")
     environ["PYTHONPYCACHEPREFIX"] = str(tmp_path / "pycache")  # as installed: .pyc cached
-    argv = [sys.executable, "-m", "agentops", "grant", "consume", "--command", CMD,
-            "--scope", "race", "--class", "deploy", *opts]
+    argv = [
+        sys.executable,
+        "-m",
+        "agentops",
+        "grant",
+        "consume",
+        "--command",
+        CMD,
+        "--scope",
+        "race",
+        "--class",
+        "deploy",
+        *opts,
+    ]
     started = time.monotonic()
     winners: list[str] = []
     for round_no in range(ROUNDS):
         printed = io.StringIO()
         with contextlib.redirect_stdout(printed):  # mint in-process: only consumers race
-            assert main(["grant", "mint", "--command", CMD, "--scope", "race",
-                         "--class", "deploy", *opts]) == 0
+            assert (
+                main(
+                    [
+                        "grant",
+                        "mint",
+                        "--command",
+                        CMD,
+                        "--scope",
+                        "race",
+                        "--class",
+                        "deploy",
+                        *opts,
+                    ]
+                )
+                == 0
+            )
         gid = printed.getvalue().split()[1]
-        procs = [subprocess.Popen(argv, env=environ, stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE) for _ in range(CONSUMERS)]
-        results = [(p.wait(timeout=120), p.stdout.read(), p.stderr.read())  # type: ignore[union-attr]
-                   for p in procs]
+        procs = [
+            subprocess.Popen(argv, env=environ, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            for _ in range(CONSUMERS)
+        ]
+        results = [
+            (p.wait(timeout=120), p.stdout.read(), p.stderr.read())  # type: ignore[union-attr]
+            for p in procs
+        ]
         for p in procs:
             p.stdout.close()  # type: ignore[union-attr]
             p.stderr.close()  # type: ignore[union-attr]

@@ -40,14 +40,14 @@ def test_finding_line_format_and_exit_3(tmp_path: Path, capsys: Any) -> None:
 
 
 def test_clean_exit_0(tmp_path: Path, capsys: Any) -> None:
-    f = write(tmp_path / "ok.md", "caf\u00e9 \U0001F468\u200d\U0001F469 plain\n")
+    f = write(tmp_path / "ok.md", "caf\u00e9 \U0001f468\u200d\U0001f469 plain\n")
     assert main(["hidden-chars", f]) == 0
     out = capsys.readouterr().out
     assert out.splitlines() == ["swept 1 files (0 skipped)", "0 hidden character(s) in 0 file(s)"]
 
 
 def test_strict_lifts_exemptions(tmp_path: Path, capsys: Any) -> None:
-    f = write(tmp_path / "emoji.md", "\U0001F468\u200d\U0001F469\n")
+    f = write(tmp_path / "emoji.md", "\U0001f468\u200d\U0001f469\n")
     assert main(["hidden-chars", f]) == 0
     capsys.readouterr()
     assert main(["hidden-chars", "--strict", f]) == 3
@@ -55,7 +55,7 @@ def test_strict_lifts_exemptions(tmp_path: Path, capsys: Any) -> None:
 
 
 def test_unnamed_code_point(tmp_path: Path, capsys: Any) -> None:
-    f = write(tmp_path / "t.txt", "a\U000E0002")
+    f = write(tmp_path / "t.txt", "a\U000e0002")
     assert main(["hidden-chars", f]) == 3
     assert f"{f}:1:2 U+E0002 tag <unnamed>" in capsys.readouterr().out
 
@@ -127,9 +127,22 @@ def test_json_document(tmp_path: Path, capsys: Any) -> None:
         "skipped": [{"path": str(tmp_path / "c.bin"), "reason": "binary"}],
         "strict": False,
         "findings_total": 1,
-        "files": [{"path": f, "findings": [{
-            "index": 1, "line": 1, "column": 2, "codepoint": 0x200B, "label": "U+200B",
-            "name": "ZERO WIDTH SPACE", "category": "zero_width"}]}],
+        "files": [
+            {
+                "path": f,
+                "findings": [
+                    {
+                        "index": 1,
+                        "line": 1,
+                        "column": 2,
+                        "codepoint": 0x200B,
+                        "label": "U+200B",
+                        "name": "ZERO WIDTH SPACE",
+                        "category": "zero_width",
+                    }
+                ],
+            }
+        ],
     }
 
 
@@ -147,27 +160,33 @@ def test_json_nothing_swept(tmp_path: Path, capsys: Any) -> None:
     assert doc["swept"] == 0 and doc["skipped"][0]["path"] == str(tmp_path / "missing")
 
 
-def test_disabled_is_probe_blind(tmp_path: Path, capsys: Any,
-                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_disabled_is_probe_blind(
+    tmp_path: Path, capsys: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     f = write(tmp_path / "a.md", f"x{ZWSP}")
     monkeypatch.setenv("AGENTOPS_DISABLED", "1")
     assert main(["hidden-chars", f]) == 4
     assert capsys.readouterr().out == "disabled by AGENTOPS_DISABLED\n"
 
 
-def test_not_scanned_counts_as_skipped(tmp_path: Path, capsys: Any,
-                                       monkeypatch: pytest.MonkeyPatch) -> None:
+def test_not_scanned_counts_as_skipped(
+    tmp_path: Path, capsys: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     f = write(tmp_path / "a.md", f"x{ZWSP}")
     g = write(tmp_path / "b.md", "fine")
-    monkeypatch.setattr(hidden_chars, "scan",
-                        lambda text, strict=False: hidden_chars.ScanResult(False, False, (), ""))
+    monkeypatch.setattr(
+        hidden_chars,
+        "scan",
+        lambda text, strict=False: hidden_chars.ScanResult(False, False, (), ""),
+    )
     assert main(["hidden-chars", f, g]) == 4
     out, err = capsys.readouterr()
     assert "swept 0 files (2 skipped)" in out and "not scanned" in err
 
 
-def test_one_not_scanned_among_clean(tmp_path: Path, capsys: Any,
-                                     monkeypatch: pytest.MonkeyPatch) -> None:
+def test_one_not_scanned_among_clean(
+    tmp_path: Path, capsys: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     f = write(tmp_path / "a.md", "blind")
     g = write(tmp_path / "b.md", "fine")
     real = hidden_chars.scan

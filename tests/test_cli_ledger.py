@@ -106,8 +106,7 @@ def test_touch_empty_existing_file_gets_no_leading_newline(tmp_path: Path) -> No
     assert ledger.read_bytes().startswith(b'{"ts":')
 
 
-def test_touch_one_write_with_append_flags(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-                                           ) -> None:
+def test_touch_one_write_with_append_flags(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     ledger = tmp_path / "usage.jsonl"
     ledger.write_bytes(b'{"torn"')
     opened: list[int] = []
@@ -132,8 +131,9 @@ def test_touch_one_write_with_append_flags(tmp_path: Path, monkeypatch: pytest.M
     assert ledger.read_bytes() == b'{"torn"' + writes[0]
 
 
-def test_touch_tail_unreadable_still_separates(tmp_path: Path,
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_touch_tail_unreadable_still_separates(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     ledger = tmp_path / "usage.jsonl"
     ledger.write_bytes(b'{"a":1}\n')
     real_open = os.open
@@ -197,8 +197,7 @@ def test_ends_in_newline_checks_same_file(tmp_path: Path) -> None:
     assert cli_ledger._ends_in_newline(str(tmp_path / "gone"), os.stat(other)) is False
 
 
-def test_touch_rejected_names_exit_3_valid_still_appended(tmp_path: Path,
-                                                          capsys: Capture) -> None:
+def test_touch_rejected_names_exit_3_valid_still_appended(tmp_path: Path, capsys: Capture) -> None:
     ledger = tmp_path / "usage.jsonl"
     code = main(["ledger", "touch", str(ledger), "ok", "dir/bad", "alpha.md", "..", "ok"])
     assert code == 3
@@ -223,8 +222,21 @@ def test_touch_dir_warns_unknown(tmp_path: Path, capsys: Capture) -> None:
     os.symlink(folder / "alpha.md", folder / "linked.md")
     (folder / "sub.md").mkdir()
     ledger = tmp_path / "usage.jsonl"
-    code = main(["ledger", "touch", str(ledger), "alpha", "alhpa", "MEMORY", "linked", "sub",
-                 "notes", "--dir", str(folder)])
+    code = main(
+        [
+            "ledger",
+            "touch",
+            str(ledger),
+            "alpha",
+            "alhpa",
+            "MEMORY",
+            "linked",
+            "sub",
+            "notes",
+            "--dir",
+            str(folder),
+        ]
+    )
     assert code == 0
     out, err = capsys.readouterr()
     assert out == "recorded 6 touches\n"
@@ -232,12 +244,19 @@ def test_touch_dir_warns_unknown(tmp_path: Path, capsys: Capture) -> None:
     assert len(warned) == len(err.splitlines()) == 5
     for name, line in zip(["alhpa", "MEMORY", "linked", "sub", "notes"], warned, strict=True):
         assert f"'{name}'" in line and "recorded anyway" in line
-    assert [r["name"] for r in rows_of(ledger)] == ["alpha", "alhpa", "MEMORY", "linked",
-                                                   "sub", "notes"]
+    assert [r["name"] for r in rows_of(ledger)] == [
+        "alpha",
+        "alhpa",
+        "MEMORY",
+        "linked",
+        "sub",
+        "notes",
+    ]
 
 
-def test_touch_dir_unreadable_file_still_a_fact(tmp_path: Path, capsys: Capture,
-                                                monkeypatch: pytest.MonkeyPatch) -> None:
+def test_touch_dir_unreadable_file_still_a_fact(
+    tmp_path: Path, capsys: Capture, monkeypatch: pytest.MonkeyPatch
+) -> None:
     folder = memdir(tmp_path)
     fake = _common.MemoryDir((("alpha.md", None), ("memory.MD", "idx")), 0, True)
     monkeypatch.setattr(_common, "read_memory_dir", lambda d: fake)
@@ -248,16 +267,15 @@ def test_touch_dir_unreadable_file_still_a_fact(tmp_path: Path, capsys: Capture,
 
 
 @pytest.mark.parametrize("case", ["missing", "file", "unlistable"])
-def test_touch_bad_dir_is_usage_error_nothing_written(tmp_path: Path, capsys: Capture,
-                                                      monkeypatch: pytest.MonkeyPatch,
-                                                      case: str) -> None:
+def test_touch_bad_dir_is_usage_error_nothing_written(
+    tmp_path: Path, capsys: Capture, monkeypatch: pytest.MonkeyPatch, case: str
+) -> None:
     target = tmp_path / "mem"
     if case == "file":
         target.write_text("x")
     elif case == "unlistable":
         target.mkdir()
-        monkeypatch.setattr(_common, "read_memory_dir",
-                            lambda d: _common.MemoryDir((), 0, False))
+        monkeypatch.setattr(_common, "read_memory_dir", lambda d: _common.MemoryDir((), 0, False))
     ledger = tmp_path / "usage.jsonl"
     assert main(["ledger", "touch", str(ledger), "alpha", "--dir", str(target)]) == 2
     out, err = capsys.readouterr()
@@ -265,12 +283,20 @@ def test_touch_bad_dir_is_usage_error_nothing_written(tmp_path: Path, capsys: Ca
     assert not ledger.exists()
 
 
-@pytest.mark.parametrize("argv", [
-    ["ledger", "touch"], ["ledger", "touch", "L"], ["ledger", "touch", "L", "a", "--bogus"],
-    ["ledger", "touch", "L", "a", "--session"], ["ledger"], ["ledger", "nope"],
-])
-def test_touch_usage_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                            argv: list[str], capsys: Capture) -> None:
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["ledger", "touch"],
+        ["ledger", "touch", "L"],
+        ["ledger", "touch", "L", "a", "--bogus"],
+        ["ledger", "touch", "L", "a", "--session"],
+        ["ledger"],
+        ["ledger", "nope"],
+    ],
+)
+def test_touch_usage_errors(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, argv: list[str], capsys: Capture
+) -> None:
     monkeypatch.chdir(tmp_path)
     assert main(argv) == 2
     assert not (tmp_path / "L").exists()
@@ -292,8 +318,10 @@ def test_touch_unwritable_ledger_exit_4(tmp_path: Path, capsys: Capture, case: s
     assert out == "" and "nothing recorded" in err
     if case == "no-parent":
         assert not ledger.parent.exists()
-        assert err == (f"agentops: ledger {ledger}: cannot open for appending: "
-                       "No such file or directory; nothing recorded\n")
+        assert err == (
+            f"agentops: ledger {ledger}: cannot open for appending: "
+            "No such file or directory; nothing recorded\n"
+        )
 
 
 def test_touch_fifo_with_reader_is_refused(tmp_path: Path) -> None:
@@ -308,8 +336,9 @@ def test_touch_fifo_with_reader_is_refused(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("failure", ["short", "error"])
-def test_touch_write_failures_exit_4(tmp_path: Path, capsys: Capture,
-                                     monkeypatch: pytest.MonkeyPatch, failure: str) -> None:
+def test_touch_write_failures_exit_4(
+    tmp_path: Path, capsys: Capture, monkeypatch: pytest.MonkeyPatch, failure: str
+) -> None:
     def bad_write(fd: int, data: bytes) -> int:
         if failure == "short":
             return len(data) - 1
@@ -325,8 +354,9 @@ def test_touch_write_failures_exit_4(tmp_path: Path, capsys: Capture,
         assert err.endswith(": cannot write: No space left on device; nothing recorded\n")
 
 
-def test_touch_unexpected_error_exit_4(tmp_path: Path, capsys: Capture,
-                                       monkeypatch: pytest.MonkeyPatch) -> None:
+def test_touch_unexpected_error_exit_4(
+    tmp_path: Path, capsys: Capture, monkeypatch: pytest.MonkeyPatch
+) -> None:
     def boom(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("kaboom")
 
@@ -335,8 +365,7 @@ def test_touch_unexpected_error_exit_4(tmp_path: Path, capsys: Capture,
     assert "kaboom" in capsys.readouterr().err
 
 
-def test_touch_disabled(tmp_path: Path, capsys: Capture,
-                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_touch_disabled(tmp_path: Path, capsys: Capture, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("AGENTOPS_DISABLED", "1")
     ledger = tmp_path / "usage.jsonl"
     assert main(["ledger", "touch", str(ledger), "alpha"]) == 4
@@ -348,9 +377,22 @@ def test_touch_undecodable_name_subprocess(tmp_path: Path) -> None:
     ledger = tmp_path / "usage.jsonl"
     env = {k: v for k, v in os.environ.items() if k != "AGENTOPS_DISABLED"}
     env["PYTHONPATH"] = str(ROOT)
-    done = subprocess.run([sys.executable, "-m", "agentops", "ledger", "touch",
-                           str(ledger).encode(), b"ok", b"bad\xff"],
-                          capture_output=True, env=env, check=False, timeout=60)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "agentops",
+            "ledger",
+            "touch",
+            str(ledger).encode(),
+            b"ok",
+            b"bad\xff",
+        ],
+        capture_output=True,
+        env=env,
+        check=False,
+        timeout=60,
+    )
     assert done.returncode == 3
     assert done.stdout == b"recorded 1 touch\n"
     assert b"rejected name" in done.stderr and b"Traceback" not in done.stderr
@@ -372,14 +414,19 @@ def test_touch_end_to_end_exit_codes(tmp_path: Path) -> None:
 
 
 def test_tally_text_output(tmp_path: Path, capsys: Capture) -> None:
-    folder = memdir(tmp_path, "alpha.md", "beta.md", "gamma.md", "MEMORY.md", "Memory.md",
-                    "readme.txt")
+    folder = memdir(
+        tmp_path, "alpha.md", "beta.md", "gamma.md", "MEMORY.md", "Memory.md", "readme.txt"
+    )
     os.symlink(folder / "gamma.md", folder / "linked.md")
     ledger = tmp_path / "usage.jsonl"
     a1, a2, b3, g5 = ago(1), ago(2), ago(3), ago(5)
-    ledger.write_text(ledger_text(("alpha", a2), ("alpha", a1), ("beta", b3), ("gone", g5),
-                                  ("beta", ago(100))) + "not json\n[1]\n"
-                      + json.dumps({"name": "x", "ts": "bad"}) + "\n", encoding="utf-8")
+    ledger.write_text(
+        ledger_text(("alpha", a2), ("alpha", a1), ("beta", b3), ("gone", g5), ("beta", ago(100)))
+        + "not json\n[1]\n"
+        + json.dumps({"name": "x", "ts": "bad"})
+        + "\n",
+        encoding="utf-8",
+    )
     assert main(["ledger", "tally", str(ledger), str(folder)]) == 0
     out, err = capsys.readouterr()
     assert err == ""
@@ -396,23 +443,33 @@ def test_tally_json_output(tmp_path: Path, capsys: Capture) -> None:
     folder = memdir(tmp_path, "alpha.md", "beta.md", "caf\u00e9.md", "memory.md")
     ledger = tmp_path / "usage.jsonl"
     a1 = ago(1)
-    ledger.write_text(ledger_text(("alpha", a1), ("alpha", ago(40)), ("beta", ago(45)))
-                      + "{broken\n", encoding="utf-8")
+    ledger.write_text(
+        ledger_text(("alpha", a1), ("alpha", ago(40)), ("beta", ago(45))) + "{broken\n",
+        encoding="utf-8",
+    )
     assert main(["ledger", "tally", str(ledger), str(folder), "--days", "30", "--json"]) == 0
     out = capsys.readouterr().out
     assert out.isascii()
     assert json.loads(out) == {
-        "window_days": 30, "rows_read": 3, "rows_in_window": 1, "rows_skipped": 1,
+        "window_days": 30,
+        "rows_read": 3,
+        "rows_in_window": 1,
+        "rows_skipped": 1,
         "touched": [{"name": "alpha", "count": 1, "last_touch": a1}],
         "never_touched": ["beta", "caf\u00e9"],
     }
-    assert list(json.loads(out)) == ["window_days", "rows_read", "rows_in_window",
-                                     "rows_skipped", "touched", "never_touched"]
+    assert list(json.loads(out)) == [
+        "window_days",
+        "rows_read",
+        "rows_in_window",
+        "rows_skipped",
+        "touched",
+        "never_touched",
+    ]
 
 
 @pytest.mark.parametrize("content", [None, b"", b"\n\n", b"not json\n", b"\xff\xfe\x00"])
-def test_tally_no_evidence_exit_4(tmp_path: Path, capsys: Capture,
-                                  content: bytes | None) -> None:
+def test_tally_no_evidence_exit_4(tmp_path: Path, capsys: Capture, content: bytes | None) -> None:
     folder = memdir(tmp_path, "alpha.md")
     ledger = tmp_path / "usage.jsonl"
     if content is not None:
@@ -443,8 +500,9 @@ def test_tally_rows_outside_window_are_evidence(tmp_path: Path, capsys: Capture)
 
 
 @pytest.mark.parametrize("ledger_kind", ["directory", "fifo"])
-def test_tally_non_regular_ledger_reads_empty(tmp_path: Path, capsys: Capture,
-                                              ledger_kind: str) -> None:
+def test_tally_non_regular_ledger_reads_empty(
+    tmp_path: Path, capsys: Capture, ledger_kind: str
+) -> None:
     folder = memdir(tmp_path, "alpha.md")
     ledger = tmp_path / "usage"
     if ledger_kind == "directory":
@@ -455,8 +513,9 @@ def test_tally_non_regular_ledger_reads_empty(tmp_path: Path, capsys: Capture,
     assert "not a regular file" in capsys.readouterr().err
 
 
-def test_tally_unreadable_ledger_reads_empty(tmp_path: Path, capsys: Capture,
-                                             monkeypatch: pytest.MonkeyPatch) -> None:
+def test_tally_unreadable_ledger_reads_empty(
+    tmp_path: Path, capsys: Capture, monkeypatch: pytest.MonkeyPatch
+) -> None:
     folder = memdir(tmp_path, "alpha.md")
     ledger = tmp_path / "usage.jsonl"
     ledger.write_text(ledger_text(("alpha", ago(1))), encoding="utf-8")
@@ -484,8 +543,12 @@ def test_tally_bom_and_invalid_utf8(tmp_path: Path, capsys: Capture) -> None:
     folder = memdir(tmp_path, "alpha.md")
     ledger = tmp_path / "usage.jsonl"
     stamp = ago(1)
-    body = ledger_text(("alpha", stamp)).encode() + b'{"ts":"' + stamp.encode() + \
-        b'","name":"b\xffd"}\n'
+    body = (
+        ledger_text(("alpha", stamp)).encode()
+        + b'{"ts":"'
+        + stamp.encode()
+        + b'","name":"b\xffd"}\n'
+    )
     ledger.write_bytes(b"\xef\xbb\xbf" + body)
     assert main(["ledger", "tally", str(ledger), str(folder), "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
@@ -499,18 +562,21 @@ def test_tally_bom_and_invalid_utf8(tmp_path: Path, capsys: Capture) -> None:
 def test_tally_text_escapes_odd_names(tmp_path: Path, capsys: Capture) -> None:
     folder = memdir(tmp_path)
     ledger = tmp_path / "usage.jsonl"
-    ledger.write_text(json.dumps({"ts": ago(1), "name": "evil\nforged\udcff"}) + "\n",
-                      encoding="utf-8")
+    ledger.write_text(
+        json.dumps({"ts": ago(1), "name": "evil\nforged\udcff"}) + "\n", encoding="utf-8"
+    )
     assert main(["ledger", "tally", str(ledger), str(folder)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 2 and lines[1].endswith("evil\\nforged\\udcff")
 
 
-def test_tally_unreadable_fact_file_still_named(tmp_path: Path, capsys: Capture,
-                                                monkeypatch: pytest.MonkeyPatch) -> None:
+def test_tally_unreadable_fact_file_still_named(
+    tmp_path: Path, capsys: Capture, monkeypatch: pytest.MonkeyPatch
+) -> None:
     folder = memdir(tmp_path)
-    fake = _common.MemoryDir((("MEMORY.md", "i"), ("alpha.md", None), ("mEmOrY.mD", "j"),
-                              ("x.MD", "k")), 2, True)
+    fake = _common.MemoryDir(
+        (("MEMORY.md", "i"), ("alpha.md", None), ("mEmOrY.mD", "j"), ("x.MD", "k")), 2, True
+    )
     monkeypatch.setattr(_common, "read_memory_dir", lambda d: fake)
     ledger = tmp_path / "usage.jsonl"
     ledger.write_text(ledger_text(("other", ago(1))), encoding="utf-8")
@@ -518,8 +584,9 @@ def test_tally_unreadable_fact_file_still_named(tmp_path: Path, capsys: Capture,
     assert json.loads(capsys.readouterr().out)["never_touched"] == ["alpha", "x"]
 
 
-def test_tally_unlistable_dir_exit_4(tmp_path: Path, capsys: Capture,
-                                     monkeypatch: pytest.MonkeyPatch) -> None:
+def test_tally_unlistable_dir_exit_4(
+    tmp_path: Path, capsys: Capture, monkeypatch: pytest.MonkeyPatch
+) -> None:
     folder = memdir(tmp_path, "alpha.md")
     monkeypatch.setattr(_common, "read_memory_dir", lambda d: _common.MemoryDir((), 0, False))
     ledger = tmp_path / "usage.jsonl"
@@ -530,11 +597,26 @@ def test_tally_unlistable_dir_exit_4(tmp_path: Path, capsys: Capture,
     assert "cannot be listed" in err and "NO EVIDENCE" not in err
 
 
-@pytest.mark.parametrize("days,ok", [
-    ("1", True), ("90", True), ("007", True), ("999999999", True), ("0", False),
-    ("-1", False), ("1000000000", False), ("1.5", False), ("abc", False), ("", False),
-    (" 5", False), ("+5", False), ("1_0", False), ("\u0663", False), ("9" * 13, False),
-])
+@pytest.mark.parametrize(
+    "days,ok",
+    [
+        ("1", True),
+        ("90", True),
+        ("007", True),
+        ("999999999", True),
+        ("0", False),
+        ("-1", False),
+        ("1000000000", False),
+        ("1.5", False),
+        ("abc", False),
+        ("", False),
+        (" 5", False),
+        ("+5", False),
+        ("1_0", False),
+        ("\u0663", False),
+        ("9" * 13, False),
+    ],
+)
 def test_tally_days_validation(tmp_path: Path, capsys: Capture, days: str, ok: bool) -> None:
     folder = memdir(tmp_path, "alpha.md")
     ledger = tmp_path / "usage.jsonl"
@@ -558,15 +640,22 @@ def test_tally_bad_dir_exit_2(tmp_path: Path, capsys: Capture, case: str) -> Non
     assert out == "" and "not a directory" in err
 
 
-@pytest.mark.parametrize("argv", [["ledger", "tally"], ["ledger", "tally", "L"],
-                                  ["ledger", "tally", "L", "D", "--bogus"],
-                                  ["ledger", "tally", "L", "D", "E"]])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["ledger", "tally"],
+        ["ledger", "tally", "L"],
+        ["ledger", "tally", "L", "D", "--bogus"],
+        ["ledger", "tally", "L", "D", "E"],
+    ],
+)
 def test_tally_usage_errors(argv: list[str]) -> None:
     assert main(argv) == 2
 
 
-def test_tally_unexpected_error_exit_4(tmp_path: Path, capsys: Capture,
-                                       monkeypatch: pytest.MonkeyPatch) -> None:
+def test_tally_unexpected_error_exit_4(
+    tmp_path: Path, capsys: Capture, monkeypatch: pytest.MonkeyPatch
+) -> None:
     def boom(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("kaboom")
 
@@ -576,8 +665,7 @@ def test_tally_unexpected_error_exit_4(tmp_path: Path, capsys: Capture,
     assert "kaboom" in capsys.readouterr().err
 
 
-def test_tally_disabled(tmp_path: Path, capsys: Capture,
-                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_tally_disabled(tmp_path: Path, capsys: Capture, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("AGENTOPS_DISABLED", "1")
     assert main(["ledger", "tally", str(tmp_path / "l"), str(tmp_path)]) == 4
     assert capsys.readouterr().out == "disabled by AGENTOPS_DISABLED\n"
@@ -636,9 +724,15 @@ def _assert_480_rows(ledger: Path) -> None:
 def test_concurrent_appends_lose_and_tear_nothing(tmp_path: Path) -> None:
     """12 processes, each appending 40 touches one write at a time, to one ledger."""
     ledger = tmp_path / "usage.jsonl"
-    procs = [subprocess.Popen([sys.executable, "-c", _WORKER, str(ledger), f"w{p}"],
-                              env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-             for p in range(12)]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", _WORKER, str(ledger), f"w{p}"],
+            env=_env(),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        for p in range(12)
+    ]
     for proc in procs:
         _, err = proc.communicate(timeout=120)
         assert proc.returncode == 0, err
@@ -650,10 +744,25 @@ def test_concurrent_appends_lose_and_tear_nothing(tmp_path: Path) -> None:
 def test_concurrent_cli_subprocesses(tmp_path: Path) -> None:
     """12 real `python -m agentops ledger touch` processes at once, 40 names each."""
     ledger = tmp_path / "usage.jsonl"
-    procs = [subprocess.Popen([sys.executable, "-m", "agentops", "ledger", "touch", str(ledger),
-                               *[f"w{p}_fact_{i:02d}" for i in range(40)], "--session", f"w{p}"],
-                              env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-             for p in range(12)]
+    procs = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "agentops",
+                "ledger",
+                "touch",
+                str(ledger),
+                *[f"w{p}_fact_{i:02d}" for i in range(40)],
+                "--session",
+                f"w{p}",
+            ],
+            env=_env(),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        for p in range(12)
+    ]
     for proc in procs:
         out, err = proc.communicate(timeout=120)
         assert proc.returncode == 0, err

@@ -26,8 +26,13 @@ FIXTURE_FINDINGS = [
     ("orphan-memory-file", "user_prefers_tables.md"),
     ("near-duplicate-slug", "feedback_ship_small_prs.md + feedback_small_prs_ship.md"),
 ]
-FIXTURE_REPAIRS = ["fix-dead-link", "split-shared-target", "index-orphan", "index-orphan",
-                   "merge-near-duplicate"]
+FIXTURE_REPAIRS = [
+    "fix-dead-link",
+    "split-shared-target",
+    "index-orphan",
+    "index-orphan",
+    "merge-near-duplicate",
+]
 
 
 @pytest.fixture(autouse=True)
@@ -66,8 +71,15 @@ def test_fixture_lint_json(capsys: pytest.CaptureFixture[str]) -> None:
     doc = json.loads(out)
     assert list(doc) == ["swept", "coverage", "findings"]
     assert doc["swept"] is True
-    assert doc["coverage"] == {"reached": 7, "skipped": 1, "malformed": 0, "contentless": 0,
-                               "index_excluded": 1, "index_read": True, "not_regular": 0}
+    assert doc["coverage"] == {
+        "reached": 7,
+        "skipped": 1,
+        "malformed": 0,
+        "contentless": 0,
+        "index_excluded": 1,
+        "index_read": True,
+        "not_regular": 0,
+    }
     assert [(f["check"], f["subject"]) for f in doc["findings"]] == FIXTURE_FINDINGS
     for finding in doc["findings"]:
         assert set(finding) == set(Finding._fields)
@@ -110,7 +122,11 @@ def test_over_budget_index(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     doc = json.loads(out)
     (b,) = [f for f in doc["findings"] if f["check"] == "index-over-budget"]
     assert (b["limit"], b["over"], b["first_unloaded_line"], b["index_lines"]) == (
-        "lines", 5, 201, 205)
+        "lines",
+        5,
+        201,
+        205,
+    )
     assert b["index_chars"] > 0 and b["index_bytes"] is None and b["budget_bytes"] is None
     assert code == 3
     code, out, _ = cli(capsys, "repairs", str(tmp_path), "--json")
@@ -139,20 +155,22 @@ def test_nothing_swept(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
 
 
 def test_empty_index_and_unreadable_files_are_not_swept(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str],
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     write(tmp_path, {"MEMORY.md": "", "user_a.md": "fact"})
     real = _common._read_replacing
-    monkeypatch.setattr(_common, "_read_replacing",
-                        lambda path: None if path.endswith("user_a.md") else real(path))
+    monkeypatch.setattr(
+        _common, "_read_replacing", lambda path: None if path.endswith("user_a.md") else real(path)
+    )
     code, out, err = cli(capsys, "lint", str(tmp_path), "--json")
     assert code == 4 and "NOTHING SWEPT" in err
     coverage = json.loads(out)["coverage"]
     assert (coverage["contentless"], coverage["index_excluded"], coverage["skipped"]) == (1, 1, 2)
 
 
-def test_unlistable_directory(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                              monkeypatch: pytest.MonkeyPatch) -> None:
+def test_unlistable_directory(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     real = os.listdir
 
     def refuse(path: Any = ".") -> Any:
@@ -187,8 +205,7 @@ def test_kill_switch(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixt
     assert code == 4 and out == "disabled by AGENTOPS_DISABLED\n"
 
 
-def test_crash_exits_4(monkeypatch: pytest.MonkeyPatch,
-                       capsys: pytest.CaptureFixture[str]) -> None:
+def test_crash_exits_4(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     from agentops import memory_integrity
 
     def boom(*args: Any, **kwargs: Any) -> Any:
@@ -202,8 +219,10 @@ def test_crash_exits_4(monkeypatch: pytest.MonkeyPatch,
 
 
 def test_non_regular_entries_skipped(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    write(tmp_path, {"MEMORY.md": "- [A](user_a.md)\n", "user_a.md": "fact",
-                     "notes.txt": "ignored, uncounted"})
+    write(
+        tmp_path,
+        {"MEMORY.md": "- [A](user_a.md)\n", "user_a.md": "fact", "notes.txt": "ignored, uncounted"},
+    )
     (tmp_path / "folder.md").mkdir()
     os.symlink(tmp_path / "user_a.md", tmp_path / "link.md")
     os.symlink(tmp_path / "nowhere", tmp_path / "broken.MD")
@@ -221,24 +240,32 @@ def test_non_regular_entries_skipped(tmp_path: Path, capsys: pytest.CaptureFixtu
 
 
 def test_index_choice(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    write(tmp_path, {"MEMORY.md": "- [A](user_a.md)\n", "memory.md": "- [G](gone.md)\n",
-                     "user_a.md": "x"})
+    write(
+        tmp_path,
+        {"MEMORY.md": "- [A](user_a.md)\n", "memory.md": "- [G](gone.md)\n", "user_a.md": "x"},
+    )
     code, out, _ = cli(capsys, "lint", str(tmp_path), "--json")
     doc = json.loads(out)
     assert code == 0 and doc["coverage"]["index_excluded"] == 2
     other = tmp_path / "other"
-    write(other, {"Memory.md": "- [G](gone.md)\n", "memory.MD": "- [A](user_a.md)\n",
-                  "user_a.md": "x"})
+    write(
+        other,
+        {"Memory.md": "- [G](gone.md)\n", "memory.MD": "- [A](user_a.md)\n", "user_a.md": "x"},
+    )
     code, out, _ = cli(capsys, "lint", str(other), "--json")
     assert [f["target"] for f in json.loads(out)["findings"] if f["target"]] == ["gone.md"]
     assert cli_memory.pick_index((("a.md", "x"),)) is None
     assert cli_memory.pick_index((("MEMORY.md", None), ("memory.md", "y"))) is None
 
 
-def test_decoding_bom_and_invalid_bytes(tmp_path: Path,
-                                        capsys: pytest.CaptureFixture[str]) -> None:
-    write(tmp_path, {"MEMORY.md": b"\xef\xbb\xbf---\nname: i\n---\n- [A](user_a.md)\n",
-                     "user_a.md": b"\xef\xbb\xbf---\ntype: user\n---\nbad \xff byte [[gone]]"})
+def test_decoding_bom_and_invalid_bytes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    write(
+        tmp_path,
+        {
+            "MEMORY.md": b"\xef\xbb\xbf---\nname: i\n---\n- [A](user_a.md)\n",
+            "user_a.md": b"\xef\xbb\xbf---\ntype: user\n---\nbad \xff byte [[gone]]",
+        },
+    )
     code, out, _ = cli(capsys, "lint", str(tmp_path), "--json")
     doc = json.loads(out)
     assert code == 3 and [f["check"] for f in doc["findings"]] == ["dangling-wiki-link"]
@@ -257,8 +284,11 @@ def test_never_writes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
 
 def test_undecodable_names_subprocess(tmp_path: Path) -> None:
     folder = bytes(tmp_path)
-    for raw, data in ((b"user_\xff.md", b"[[gone]]"), (b"MEMORY.md", b"- [X](x.md)\n"),
-                      (b"user_line\nbreak.md", b"y")):
+    for raw, data in (
+        (b"user_\xff.md", b"[[gone]]"),
+        (b"MEMORY.md", b"- [X](x.md)\n"),
+        (b"user_line\nbreak.md", b"y"),
+    ):
         fd = os.open(os.path.join(folder, raw), os.O_WRONLY | os.O_CREAT, 0o644)
         os.write(fd, data)
         os.close(fd)

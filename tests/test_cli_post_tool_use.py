@@ -19,17 +19,23 @@ TAG = promotion_gate.TAG_TEMPLATE
 
 def payload(tool: Any = "WebFetch", response: Any = "plain text", **extra: Any) -> str:
     data: dict[str, Any] = {
-        "session_id": "abc123", "transcript_path": "/tmp/t.jsonl", "cwd": "/tmp",
-        "permission_mode": "default", "hook_event_name": "PostToolUse",
-        "tool_name": tool, "tool_input": {"url": "https://example.com", "prompt": "p"},
-        "tool_response": response, "tool_use_id": "toolu_01",
+        "session_id": "abc123",
+        "transcript_path": "/tmp/t.jsonl",
+        "cwd": "/tmp",
+        "permission_mode": "default",
+        "hook_event_name": "PostToolUse",
+        "tool_name": tool,
+        "tool_input": {"url": "https://example.com", "prompt": "p"},
+        "tool_response": response,
+        "tool_use_id": "toolu_01",
     }
     data.update(extra)
     return json.dumps(data)
 
 
-def call(monkeypatch: pytest.MonkeyPatch, capsys: Any, stdin: str | bytes,
-         *argv: str) -> tuple[int, str, str]:
+def call(
+    monkeypatch: pytest.MonkeyPatch, capsys: Any, stdin: str | bytes, *argv: str
+) -> tuple[int, str, str]:
     raw = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(raw), encoding="utf-8"))
     code = main(["hook", "post-tool-use", *argv])
@@ -70,8 +76,7 @@ def test_hidden_chars_warning_appended(monkeypatch: pytest.MonkeyPatch, capsys: 
     assert "first at line 1, column 5" in expected
 
 
-def test_warning_limit_twenty_then_count(monkeypatch: pytest.MonkeyPatch,
-                                         capsys: Any) -> None:
+def test_warning_limit_twenty_then_count(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
     smuggled = "x" + "".join(chr(0xE0000 + i) for i in range(25))
     _code, out, _ = call(monkeypatch, capsys, payload(response=smuggled))
     ctx = context(out)
@@ -80,8 +85,10 @@ def test_warning_limit_twenty_then_count(monkeypatch: pytest.MonkeyPatch,
 
 
 def test_mcp_content_blocks_scanned(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
-    blocks = [{"type": "text", "text": "issue body"},
-              {"type": "text", "text": "hi" + "".join(chr(0xE0000 + ord(c)) for c in "run")}]
+    blocks = [
+        {"type": "text", "text": "issue body"},
+        {"type": "text", "text": "hi" + "".join(chr(0xE0000 + ord(c)) for c in "run")},
+    ]
     _code, out, _ = call(monkeypatch, capsys, payload("mcp__github__get_issue", blocks))
     ctx = context(out)
     assert ctx.startswith(TAG.format(source="mcp__github__get_issue"))
@@ -104,13 +111,12 @@ def test_response_text_order() -> None:
 
 
 def test_clean_response_no_warning(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
-    resp = {"results": [{"title": "caf\u00e9 \U0001F468\u200d\U0001F469"}]}
+    resp = {"results": [{"title": "caf\u00e9 \U0001f468\u200d\U0001f469"}]}
     _code, out, _ = call(monkeypatch, capsys, payload("WebSearch", resp))
     assert context(out) == TAG.format(source="WebSearch")
 
 
-def test_missing_tool_response_still_tagged(monkeypatch: pytest.MonkeyPatch,
-                                            capsys: Any) -> None:
+def test_missing_tool_response_still_tagged(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
     data = json.loads(payload())
     del data["tool_response"]
     code, out, _ = call(monkeypatch, capsys, json.dumps(data))
@@ -123,40 +129,61 @@ def test_missing_event_name_accepted(monkeypatch: pytest.MonkeyPatch, capsys: An
     assert "U+200B" in context(out)
 
 
-@pytest.mark.parametrize("argv,tool", [
-    (["--trusted", "WebFetch"], "WebFetch"),
-    (["--trusted", "mcp__memory__*"], "mcp__memory__recall"),
-    (["--trusted", "a", "b", "WebSearch"], "WebSearch"),
-    (["--trusted", "a", "--trusted", "WebSearch"], "WebSearch"),
-])
-def test_trusted_tool_no_output(monkeypatch: pytest.MonkeyPatch, capsys: Any,
-                                argv: list[str], tool: str) -> None:
+@pytest.mark.parametrize(
+    "argv,tool",
+    [
+        (["--trusted", "WebFetch"], "WebFetch"),
+        (["--trusted", "mcp__memory__*"], "mcp__memory__recall"),
+        (["--trusted", "a", "b", "WebSearch"], "WebSearch"),
+        (["--trusted", "a", "--trusted", "WebSearch"], "WebSearch"),
+    ],
+)
+def test_trusted_tool_no_output(
+    monkeypatch: pytest.MonkeyPatch, capsys: Any, argv: list[str], tool: str
+) -> None:
     code, out, err = call(monkeypatch, capsys, payload(tool, "a\u200bb"), *argv)
     assert (code, out, err) == (0, "", "")
 
 
-@pytest.mark.parametrize("argv,tool", [
-    (["--trusted", "webfetch"], "WebFetch"),
-    (["--trusted", "mcp__memory__*"], "mcp__github__x"),
-    (["--trusted"], "WebFetch"),
-    (["--trusted", "Web"], "WebFetch"),
-])
-def test_not_trusted_still_tagged(monkeypatch: pytest.MonkeyPatch, capsys: Any,
-                                  argv: list[str], tool: str) -> None:
+@pytest.mark.parametrize(
+    "argv,tool",
+    [
+        (["--trusted", "webfetch"], "WebFetch"),
+        (["--trusted", "mcp__memory__*"], "mcp__github__x"),
+        (["--trusted"], "WebFetch"),
+        (["--trusted", "Web"], "WebFetch"),
+    ],
+)
+def test_not_trusted_still_tagged(
+    monkeypatch: pytest.MonkeyPatch, capsys: Any, argv: list[str], tool: str
+) -> None:
     code, out, _ = call(monkeypatch, capsys, payload(tool), *argv)
     assert code == 0 and context(out) == TAG.format(source=tool)
 
 
-@pytest.mark.parametrize("stdin", [
-    "", "not json", "[1, 2]", "null", "42", '"WebFetch"', "{", "{}",
-    json.dumps({"tool_name": ""}), json.dumps({"tool_name": "   "}),
-    json.dumps({"tool_name": 5}), json.dumps({"tool_name": None}),
-    json.dumps({"tool_name": "WebFetch", "hook_event_name": "PreToolUse"}),
-    json.dumps({"tool_name": "WebFetch", "hook_event_name": None}),
-    "[" * 100_000 + "]" * 100_000,
-])
-def test_malformed_input_fails_open(monkeypatch: pytest.MonkeyPatch, capsys: Any,
-                                    stdin: str) -> None:
+@pytest.mark.parametrize(
+    "stdin",
+    [
+        "",
+        "not json",
+        "[1, 2]",
+        "null",
+        "42",
+        '"WebFetch"',
+        "{",
+        "{}",
+        json.dumps({"tool_name": ""}),
+        json.dumps({"tool_name": "   "}),
+        json.dumps({"tool_name": 5}),
+        json.dumps({"tool_name": None}),
+        json.dumps({"tool_name": "WebFetch", "hook_event_name": "PreToolUse"}),
+        json.dumps({"tool_name": "WebFetch", "hook_event_name": None}),
+        "[" * 100_000 + "]" * 100_000,
+    ],
+)
+def test_malformed_input_fails_open(
+    monkeypatch: pytest.MonkeyPatch, capsys: Any, stdin: str
+) -> None:
     code, out, _ = call(monkeypatch, capsys, stdin)
     assert code == 0 and out == ""
 
@@ -236,6 +263,7 @@ def test_subprocess_end_to_end() -> None:
     assert bad.returncode == 0 and bad.stdout == ""
     off = run_cli("hook", "post-tool-use", stdin=payload(), env={"AGENTOPS_DISABLED": "1"})
     assert off.returncode == 0 and off.stdout == "" and off.stderr == ""
-    trusted = run_cli("hook", "post-tool-use", "--trusted", "mcp__*",
-                      stdin=payload("mcp__kb__search"))
+    trusted = run_cli(
+        "hook", "post-tool-use", "--trusted", "mcp__*", stdin=payload("mcp__kb__search")
+    )
     assert trusted.returncode == 0 and trusted.stdout == ""

@@ -30,10 +30,19 @@ class _Stdin:
         self.buffer = io.BytesIO(data)
 
 
-def test_human_summary_one_field_per_line(tmp_path: Path,
-                                          capsys: pytest.CaptureFixture[str]) -> None:
-    log = _log(tmp_path, '"shadow_allow"', '{"verdict": "would_block", "id": 2}', "",
-               "not json", '{"verdict": "unscreened"}', '"would_block"', '"allow"')
+def test_human_summary_one_field_per_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = _log(
+        tmp_path,
+        '"shadow_allow"',
+        '{"verdict": "would_block", "id": 2}',
+        "",
+        "not json",
+        '{"verdict": "unscreened"}',
+        '"would_block"',
+        '"allow"',
+    )
     code, out, err = _run(["screen", "summarize", log], capsys)
     assert code == 3
     assert err == ""
@@ -54,8 +63,12 @@ def test_human_summary_one_field_per_line(tmp_path: Path,
 
 
 def test_json_summary(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    log = _log(tmp_path, *['"shadow_allow"'] * 7, *['{"verdict": "unscreened"}'] * 3,
-               '{"verdict": "would_block", "note": "caf\u00e9"}')
+    log = _log(
+        tmp_path,
+        *['"shadow_allow"'] * 7,
+        *['{"verdict": "unscreened"}'] * 3,
+        '{"verdict": "would_block", "note": "caf\u00e9"}',
+    )
     code, out, err = _run(["screen", "summarize", log, "--json"], capsys)
     assert code == 3
     assert err == ""
@@ -64,8 +77,7 @@ def test_json_summary(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert document == {
         "log": log,
         "total": 11,
-        "counts": {"allow": 0, "block": 0, "shadow_allow": 7, "would_block": 1,
-                   "unscreened": 3},
+        "counts": {"allow": 0, "block": 0, "shadow_allow": 7, "would_block": 1, "unscreened": 3},
         "unrecognized": 0,
         "passes": 7,
         "pass_rate": 7 / 11,
@@ -73,12 +85,18 @@ def test_json_summary(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
         "would_block_rows": [{"verdict": "would_block", "note": "caf\u00e9"}],
         "would_block_lines": [11],
     }
-    assert list(document["counts"]) == ["allow", "block", "shadow_allow", "would_block",
-                                        "unscreened"]
+    assert list(document["counts"]) == [
+        "allow",
+        "block",
+        "shadow_allow",
+        "would_block",
+        "unscreened",
+    ]
 
 
 def test_positive_control_unscreened_rows_are_never_clean(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     log = _log(tmp_path, '"shadow_allow"', '"unscreened"')
     code, out, _ = _run(["screen", "summarize", log], capsys)
     assert code == 3
@@ -86,28 +104,34 @@ def test_positive_control_unscreened_rows_are_never_clean(
     assert "pass_rate 0.5000" in out.splitlines()
 
 
-@pytest.mark.parametrize(("lines", "expected"), [
-    (['"allow"'], 0),
-    (['"shadow_allow"', '{"verdict": "allow"}'], 0),
-    (['"allow"', '"block"'], 3),
-    (['"allow"', '"would_block"'], 3),
-    (['"allow"', '"unscreened"'], 3),
-    (['"allow"', '"ALLOW"'], 3),
-    (['"allow"', "allow"], 3),
-    (['"allow"', "null"], 3),
-    (['"allow"', "[" * 100_000], 3),
-])
-def test_exit_codes(lines: list[str], expected: int, tmp_path: Path,
-                    capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    ("lines", "expected"),
+    [
+        (['"allow"'], 0),
+        (['"shadow_allow"', '{"verdict": "allow"}'], 0),
+        (['"allow"', '"block"'], 3),
+        (['"allow"', '"would_block"'], 3),
+        (['"allow"', '"unscreened"'], 3),
+        (['"allow"', '"ALLOW"'], 3),
+        (['"allow"', "allow"], 3),
+        (['"allow"', "null"], 3),
+        (['"allow"', "[" * 100_000], 3),
+    ],
+)
+def test_exit_codes(
+    lines: list[str], expected: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     code, _, err = _run(["screen", "summarize", _log(tmp_path, *lines)], capsys)
     assert code == expected
     assert err == ""
 
 
-def test_a_clean_window_is_reported_as_such(tmp_path: Path,
-                                            capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = _run(["screen", "summarize", _log(tmp_path, '"allow"', '"shadow_allow"')],
-                        capsys)
+def test_a_clean_window_is_reported_as_such(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = _run(
+        ["screen", "summarize", _log(tmp_path, '"allow"', '"shadow_allow"')], capsys
+    )
     assert code == 0
     assert "pass_rate 1.0000" in out.splitlines()
     assert "unscreened_rate 0.0000" in out.splitlines()
@@ -115,7 +139,8 @@ def test_a_clean_window_is_reported_as_such(tmp_path: Path,
 
 
 def test_blank_lines_are_not_rows_and_line_numbers_count_them(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "log.ndjson"
     path.write_bytes(b'\n  \n"allow"\r\n\n{"verdict":"would_block"}')
     code, out, _ = _run(["screen", "summarize", str(path)], capsys)
@@ -134,8 +159,9 @@ def test_rows_split_on_line_feed_only(tmp_path: Path, capsys: pytest.CaptureFixt
     assert document["would_block_rows"] == [{"verdict": "would_block", "x": "a\u2028b"}]
 
 
-def test_printed_rows_cannot_forge_lines(tmp_path: Path,
-                                         capsys: pytest.CaptureFixture[str]) -> None:
+def test_printed_rows_cannot_forge_lines(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     log = _log(tmp_path, '{"verdict": "would_block", "x": "\\u001b[2J\\nallow 99"}')
     code, out, _ = _run(["screen", "summarize", log], capsys)
     assert code == 3
@@ -161,19 +187,25 @@ def test_empty_log_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert code == 4
     document = json.loads(out)
     assert (document["total"], document["pass_rate"], document["unscreened_rate"]) == (
-        0, None, None)
+        0,
+        None,
+        None,
+    )
     assert document["would_block_lines"] == []
     assert "no rows" in err
 
 
-@pytest.mark.parametrize(("content", "reason"), [
-    (None, "unreadable"),
-    (b"\"allow\"\n\x00\n", "binary"),
-    (b"\"allow\"\n\xff\n", "not UTF-8"),
-])
+@pytest.mark.parametrize(
+    ("content", "reason"),
+    [
+        (None, "unreadable"),
+        (b'"allow"\n\x00\n', "binary"),
+        (b'"allow"\n\xff\n', "not UTF-8"),
+    ],
+)
 def test_unreadable_log_is_one_clear_stderr_line(
-        content: bytes | None, reason: str, tmp_path: Path,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    content: bytes | None, reason: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "log.ndjson"
     if content is not None:
         path.write_bytes(content)
@@ -206,8 +238,9 @@ def test_stdin_dash(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixtu
     assert 'would_block line 2: "would_block"' in out.splitlines()
 
 
-def test_kill_switch_is_probe_blind(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                    capsys: pytest.CaptureFixture[str]) -> None:
+def test_kill_switch_is_probe_blind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.setenv("AGENTOPS_DISABLED", "1")
     code, out, _ = _run(["screen", "summarize", _log(tmp_path, '"allow"')], capsys)
     assert (code, out) == (4, "disabled by AGENTOPS_DISABLED\n")

@@ -53,18 +53,28 @@ def test_json_document(planted: Path, capsys: Any) -> None:
     document = json.loads(out)
     assert out.isascii()
     assert document["swept"] == 2 and document["findings_total"] == 1
-    assert document["findings"] == [{"path": str(planted / "config.env"), "line": 3,
-                                     "column": 9, "shape": "aws-key", "fingerprint": FP}]
-    assert document["counts"] == {"by_shape": {"aws-key": 1},
-                                  "by_file": {str(planted / "config.env"): 1}}
+    assert document["findings"] == [
+        {
+            "path": str(planted / "config.env"),
+            "line": 3,
+            "column": 9,
+            "shape": "aws-key",
+            "fingerprint": FP,
+        }
+    ]
+    assert document["counts"] == {
+        "by_shape": {"aws-key": 1},
+        "by_file": {str(planted / "config.env"): 1},
+    }
     code, out, _ = _scan(capsys, "--json", "--counts-only", str(planted))
     assert "findings" not in json.loads(out)
     assert AWS not in out
 
 
 def test_allow_comment_suppresses_and_is_counted(tmp_path: Path, capsys: Any) -> None:
-    (tmp_path / "doc.md").write_text(f"example {AWS}  <!-- agentops: allow-secret -->\n",
-                                     encoding="utf-8")
+    (tmp_path / "doc.md").write_text(
+        f"example {AWS}  <!-- agentops: allow-secret -->\n", encoding="utf-8"
+    )
     code, out, _ = _scan(capsys, str(tmp_path))
     assert code == 0
     assert "0 finding(s), 1 suppressed by 'agentops: allow-secret'" in out
@@ -88,8 +98,9 @@ def test_nothing_swept_is_probe_blind(tmp_path: Path, capsys: Any) -> None:
     assert AWS not in out + err
 
 
-def test_kill_switch_is_probe_blind(planted: Path, capsys: Any,
-                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_kill_switch_is_probe_blind(
+    planted: Path, capsys: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("AGENTOPS_DISABLED", "1")
     code, out, _ = _scan(capsys, str(planted))
     assert (code, out) == (4, "disabled by AGENTOPS_DISABLED\n")
@@ -109,8 +120,9 @@ def test_redact_stdin_and_files(tmp_path: Path) -> None:
     note.write_text(f"x {AWS}\n", encoding="utf-8")
     done = run_cli("redact", "--json", str(note))
     assert done.returncode == 0
-    assert json.loads(done.stdout) == {"files": [
-        {"path": str(note), "text": "x [redacted:aws-key]\n", "shapes": ["aws-key"]}]}
+    assert json.loads(done.stdout) == {
+        "files": [{"path": str(note), "text": "x [redacted:aws-key]\n", "shapes": ["aws-key"]}]
+    }
 
 
 def test_redact_unreadable_input_is_probe_blind(tmp_path: Path) -> None:

@@ -13,15 +13,25 @@ EXAMPLES = ROOT / "examples"
 
 def _run(name: str) -> str:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    done = subprocess.run([sys.executable, str(EXAMPLES / name)], capture_output=True, text=True,
-                          env=env, cwd=EXAMPLES, check=False, timeout=60)
+    done = subprocess.run(
+        [sys.executable, str(EXAMPLES / name)],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=EXAMPLES,
+        check=False,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
     return done.stdout
 
 
 def test_every_example_is_tested() -> None:
-    tested = {"redact_recalled_memories.py", "fuse_recency_and_relevance.py",
-              "secret_detector_adapter.py"}
+    tested = {
+        "redact_recalled_memories.py",
+        "fuse_recency_and_relevance.py",
+        "secret_detector_adapter.py",
+    }
     assert {p.name for p in EXAMPLES.glob("*.py")} == tested
 
 

@@ -60,26 +60,50 @@ EXPECTED: dict[str, set[int]] = {
     TAG: set(range(0xE0000, 0xE0080)),
     VARIATION_SELECTOR: set(range(0xFE00, 0xFE10)) | set(range(0xE0100, 0xE01F0)),
     BOM: {0xFEFF},
-    INVISIBLE: set(range(0x2061, 0x2065)) | set(range(0x206A, 0x2070))
-    | set(range(0xFFF9, 0xFFFC)) | {0x115F, 0x1160, 0x3164, 0xFFA0},
+    INVISIBLE: set(range(0x2061, 0x2065))
+    | set(range(0x206A, 0x2070))
+    | set(range(0xFFF9, 0xFFFC))
+    | {0x115F, 0x1160, 0x3164, 0xFFA0},
 }
 TABLE = {cp: cat for cat, members in EXPECTED.items() for cp in members}
 
 
 # ---------------------------------------------------------------- public surface
 
+
 def test_all_names_exactly_the_public_api() -> None:
-    assert sorted(hc.__all__) == sorted([
-        "ZERO_WIDTH", "BIDI", "TAG", "VARIATION_SELECTOR", "BOM", "INVISIBLE",
-        "CATEGORIES", "RANGES", "HiddenChar", "ScanResult", "scan", "reveal", "strip",
-        "warning", "category_of", "text_digest"])
+    assert sorted(hc.__all__) == sorted(
+        [
+            "ZERO_WIDTH",
+            "BIDI",
+            "TAG",
+            "VARIATION_SELECTOR",
+            "BOM",
+            "INVISIBLE",
+            "CATEGORIES",
+            "RANGES",
+            "HiddenChar",
+            "ScanResult",
+            "scan",
+            "reveal",
+            "strip",
+            "warning",
+            "category_of",
+            "text_digest",
+        ]
+    )
 
 
 def test_constants_exact_values() -> None:
     assert (ZERO_WIDTH, BIDI, TAG, VARIATION_SELECTOR, BOM, INVISIBLE) == (
-        "zero_width", "bidi", "tag", "variation_selector", "bom", "invisible")
-    assert CATEGORIES == ("zero_width", "bidi", "tag", "variation_selector", "bom",
-                          "invisible")
+        "zero_width",
+        "bidi",
+        "tag",
+        "variation_selector",
+        "bom",
+        "invisible",
+    )
+    assert CATEGORIES == ("zero_width", "bidi", "tag", "variation_selector", "bom", "invisible")
     assert list(RANGES) == list(CATEGORIES)
 
 
@@ -108,26 +132,36 @@ def test_no_ascii_code_point_in_table() -> None:
 
 
 def test_category_of_rejects_non_code_points() -> None:
-    for bad in ("", "ab", "\u200b\u200b", None, True, False, 1.0, b"\xe2", [0x200B], -1,
-                0x110000):
+    for bad in ("", "ab", "\u200b\u200b", None, True, False, 1.0, b"\xe2", [0x200B], -1, 0x110000):
         assert category_of(bad) == ""
     assert category_of(0x200B) == ZERO_WIDTH
     assert category_of(0xFEFF) == BOM
 
 
 def test_result_types_are_namedtuples() -> None:
-    assert HiddenChar._fields == ("index", "line", "column", "codepoint", "label", "name",
-                                  "category")
+    assert HiddenChar._fields == (
+        "index",
+        "line",
+        "column",
+        "codepoint",
+        "label",
+        "name",
+        "category",
+    )
     assert ScanResult._fields == ("scanned", "clean", "findings", "digest")
 
 
 # ------------------------------------------------------------ acceptance examples
 
+
 def test_zwsp_example_full_finding() -> None:
     res = scan("ign\u200bore")
-    assert res == ScanResult(True, False, (HiddenChar(3, 1, 4, 0x200B, "U+200B",
-                                                      "ZERO WIDTH SPACE", ZERO_WIDTH),),
-                             sha("ign\u200bore"))
+    assert res == ScanResult(
+        True,
+        False,
+        (HiddenChar(3, 1, 4, 0x200B, "U+200B", "ZERO WIDTH SPACE", ZERO_WIDTH),),
+        sha("ign\u200bore"),
+    )
 
 
 def test_reveal_strip_bidi_override() -> None:
@@ -152,14 +186,14 @@ def test_bom_inside_is_reported() -> None:
 
 
 def test_family_emoji_clean_and_strict_reports_joiners() -> None:
-    fam = "\U0001F468\u200d\U0001F469\u200d\U0001F467"
+    fam = "\U0001f468\u200d\U0001f469\u200d\U0001f467"
     assert scan(fam).clean
     assert cps(fam, strict=True) == [0x200D, 0x200D]
     assert idx(fam, strict=True) == [1, 3]
 
 
 def test_rainbow_flag_clean() -> None:
-    rainbow = "\U0001F3F3\ufe0f\u200d\U0001F308"
+    rainbow = "\U0001f3f3\ufe0f\u200d\U0001f308"
     assert scan(rainbow).clean
     assert cps(rainbow, strict=True) == [0xFE0F, 0x200D]
 
@@ -172,7 +206,7 @@ def test_persian_zwnj_clean() -> None:
     assert scan("\u0645\u06cc\u200c\u062e").clean
 
 
-@pytest.mark.parametrize("text", ["\u2764\ufe0f", "1\ufe0f\u20e3", "\u845b\U000E0100"])
+@pytest.mark.parametrize("text", ["\u2764\ufe0f", "1\ufe0f\u20e3", "\u845b\U000e0100"])
 def test_legitimate_selectors_clean(text: str) -> None:
     assert scan(text).clean
     assert len(scan(text, strict=True).findings) == 1
@@ -184,16 +218,16 @@ def test_vs_after_ascii_reported() -> None:
 
 
 def test_vs17_after_emoji_reported() -> None:
-    assert cps("\U0001F600" + "\U000E0100\U000E0101") == [0xE0100, 0xE0101]
+    assert cps("\U0001f600" + "\U000e0100\U000e0101") == [0xE0100, 0xE0101]
 
 
 def test_selector_run_only_first_exempt() -> None:
-    (f,) = scan("\U0001F600\ufe0f\ufe01").findings
+    (f,) = scan("\U0001f600\ufe0f\ufe01").findings
     assert (f.codepoint, f.index) == (0xFE01, 2)
 
 
 def test_subdivision_flag_clean_strict_six() -> None:
-    england = "\U0001F3F4" + tags("gbeng") + "\U000E007F"
+    england = "\U0001f3f4" + tags("gbeng") + "\U000e007f"
     assert scan(england).clean
     assert idx(england, strict=True) == [1, 2, 3, 4, 5, 6]
 
@@ -206,7 +240,7 @@ def test_ascii_smuggling_reported() -> None:
 
 
 def test_overlong_flag_reported() -> None:
-    assert len(scan("\U0001F3F4" + tags("gbengland") + "\U000E007F").findings) == 10
+    assert len(scan("\U0001f3f4" + tags("gbengland") + "\U000e007f").findings) == 10
 
 
 def test_ascii_never_reported() -> None:
@@ -232,6 +266,7 @@ def test_warning_examples() -> None:
 
 # ------------------------------------------------------------------------ rule 2
 
+
 def test_bom_strict_reports_even_at_start() -> None:
     assert idx("\ufeffhello", strict=True) == [0]
 
@@ -241,6 +276,7 @@ def test_second_bom_reported() -> None:
 
 
 # ------------------------------------------------------------------------ rule 3
+
 
 def test_joiner_edges_reported() -> None:
     assert cps("\u200d\u0628") == [0x200D]
@@ -273,18 +309,18 @@ def test_joiner_u0080_is_plain_non_ascii() -> None:
 def test_zwsp_and_word_joiner_have_no_exemption() -> None:
     assert cps("\u0628\u200b\u0628") == [0x200B]
     assert cps("\u0628\u2060\u0628") == [0x2060]
-    assert cps("\U0001F468\u200b\U0001F469") == [0x200B]
+    assert cps("\U0001f468\u200b\U0001f469") == [0x200B]
 
 
 def test_joiner_after_unexempt_selector_reported() -> None:
     # VS16 after ASCII is not exempt, so the joiner after it has no exempt left neighbour
-    assert idx("a\ufe0f\u200d\U0001F308") == [1, 2]
+    assert idx("a\ufe0f\u200d\U0001f308") == [1, 2]
     # VS17 after an emoji is not exempt either
-    assert idx("\U0001F600\U000E0100\u200d\U0001F308") == [1, 2]
+    assert idx("\U0001f600\U000e0100\u200d\U0001f308") == [1, 2]
 
 
 def test_joiner_after_exempt_vs17_is_exempt() -> None:
-    assert scan("\u845b\U000E0100\u200d\u845b").clean
+    assert scan("\u845b\U000e0100\u200d\u845b").clean
 
 
 def test_joiner_after_keycap_selector_needs_keycap() -> None:
@@ -294,9 +330,10 @@ def test_joiner_after_keycap_selector_needs_keycap() -> None:
 
 # ------------------------------------------------------------------------ rule 4
 
+
 def test_vs_at_index_zero_reported() -> None:
     assert idx("\ufe0f") == [0]
-    assert idx("\U000E0100") == [0]
+    assert idx("\U000e0100") == [0]
 
 
 def test_vs_after_u0080_exempt() -> None:
@@ -317,8 +354,10 @@ def test_keycap_bases(base: str) -> None:
     assert scan(base + "\ufe0f\u20e3").clean
 
 
-@pytest.mark.parametrize("text", ["a\ufe0f\u20e3", "!\ufe0f\u20e3", "1\ufe0e\u20e3",
-                                  "1\ufe0f", "1\ufe0fx", "1\ufe0f\u20e4"])
+@pytest.mark.parametrize(
+    "text",
+    ["a\ufe0f\u20e3", "!\ufe0f\u20e3", "1\ufe0e\u20e3", "1\ufe0f", "1\ufe0fx", "1\ufe0f\u20e4"],
+)
 def test_keycap_lookalikes_reported(text: str) -> None:
     assert idx(text) == [1]
 
@@ -329,39 +368,38 @@ NOT_IDEOGRAPH = [0x33FF, 0x4DC0, 0x4DFF, 0xA000, 0xF8FF, 0xFB00, 0x1FFFF, 0x4000
 
 @pytest.mark.parametrize("base", IDEOGRAPH_EDGES)
 def test_vs17_after_ideograph_edges(base: int) -> None:
-    assert scan(chr(base) + "\U000E0100").clean
-    assert scan(chr(base) + "\U000E01EF").clean
+    assert scan(chr(base) + "\U000e0100").clean
+    assert scan(chr(base) + "\U000e01ef").clean
 
 
 @pytest.mark.parametrize("base", NOT_IDEOGRAPH)
 def test_vs17_after_non_ideograph(base: int) -> None:
-    assert idx(chr(base) + "\U000E0100") == [1]
+    assert idx(chr(base) + "\U000e0100") == [1]
     # while VS1-VS16 after the same plain non-ASCII base is exempt
     assert scan(chr(base) + "\ufe00").clean
 
 
 def test_vs17_after_ascii_reported() -> None:
-    assert idx("a\U000E0100") == [1]
+    assert idx("a\U000e0100") == [1]
 
 
 def test_vs_run_after_ideograph() -> None:
-    assert idx("\u845b\U000E0100\U000E0101\U000E0102") == [2, 3]
+    assert idx("\u845b\U000e0100\U000e0101\U000e0102") == [2, 3]
 
 
 def test_glassworm_payload_run() -> None:
     payload = "".join(chr(0xFE00 + (b & 0xF)) for b in b"exfiltrate")
-    assert len(scan("\U0001F600" + payload).findings) == len(payload) - 1
+    assert len(scan("\U0001f600" + payload).findings) == len(payload) - 1
     assert len(scan("x" + payload).findings) == len(payload)
 
 
 # ------------------------------------------------------------------------ rule 5
 
-FLAG = "\U0001F3F4"
-CANCEL = "\U000E007F"
+FLAG = "\U0001f3f4"
+CANCEL = "\U000e007f"
 
 
-@pytest.mark.parametrize("body", ["gbsct", "gbwls", "usca", "abc", "abcdefg", "0a9", "z00",
-                                  "123"])
+@pytest.mark.parametrize("body", ["gbsct", "gbwls", "usca", "abc", "abcdefg", "0a9", "z00", "123"])
 def test_wellformed_flags_clean(body: str) -> None:
     text = "x" + FLAG + tags(body) + CANCEL + "y"
     assert scan(text).clean
@@ -373,8 +411,9 @@ def test_flag_body_length_limits(body: str) -> None:
     assert len(scan(FLAG + tags(body) + CANCEL).findings) == len(body) + 1
 
 
-@pytest.mark.parametrize("cp", [0xE002F, 0xE003A, 0xE0060, 0xE007B, 0xE0041, 0xE0020,
-                                0xE0001, 0xE005A])
+@pytest.mark.parametrize(
+    "cp", [0xE002F, 0xE003A, 0xE0060, 0xE007B, 0xE0041, 0xE0020, 0xE0001, 0xE005A]
+)
 def test_flag_body_bad_tag(cp: int) -> None:
     text = FLAG + tags("gb") + chr(cp) + tags("x") + CANCEL
     assert len(scan(text).findings) == 5
@@ -387,7 +426,7 @@ def test_flag_body_edge_tags_ok(cp: int) -> None:
 
 def test_flag_without_base_reported() -> None:
     assert len(scan(tags("gbeng") + CANCEL).findings) == 6
-    assert len(scan("\U0001F3F3" + tags("gbeng") + CANCEL).findings) == 6
+    assert len(scan("\U0001f3f3" + tags("gbeng") + CANCEL).findings) == 6
 
 
 def test_flag_unterminated_reported() -> None:
@@ -407,15 +446,20 @@ def test_two_flags_in_a_row_clean() -> None:
 
 def test_lone_cancel_and_language_tag() -> None:
     assert cps(CANCEL) == [0xE007F]
-    assert cps("a\U000E0001") == [0xE0001]
+    assert cps("a\U000e0001") == [0xE0001]
 
 
 # ------------------------------------------------------------------------ rule 6
 
+
 def test_lines_split_on_newline_only() -> None:
     res = scan("a\r\u200b\n\n\u200bx\u200b\r\n\u200b")
     assert [(f.index, f.line, f.column) for f in res.findings] == [
-        (2, 1, 3), (5, 3, 1), (7, 3, 3), (10, 4, 1)]
+        (2, 1, 3),
+        (5, 3, 1),
+        (7, 3, 3),
+        (10, 4, 1),
+    ]
 
 
 def test_line_counts_a_newline_at_index_zero() -> None:
@@ -429,14 +473,14 @@ def test_line_column_many_on_same_line_after_newlines() -> None:
 
 
 def test_unnamed_tag_name_is_empty() -> None:
-    (f,) = scan("a\U000E0002").findings
+    (f,) = scan("a\U000e0002").findings
     assert f.name == "" and f.label == "U+E0002" and f.category == TAG
 
 
 def test_label_four_hex_digits_minimum() -> None:
     assert scan("a\u180e").findings[0].label == "U+180E"
     assert scan("a\u115f").findings[0].label == "U+115F"
-    assert scan("a\U000E0041").findings[0].label == "U+E0041"
+    assert scan("a\U000e0041").findings[0].label == "U+E0041"
 
 
 def test_categories_reported_for_each_range() -> None:
@@ -449,8 +493,9 @@ def test_categories_reported_for_each_range() -> None:
 
 # ------------------------------------------------------------------------ rule 7
 
+
 def test_reveal_strip_multiple() -> None:
-    text = "\ufeffa\u200bb\u202ec\U000E0041"
+    text = "\ufeffa\u200bb\u202ec\U000e0041"
     assert reveal(text) == "\ufeffa<U+200B>b<U+202E>c<U+E0041>"
     assert strip(text) == "\ufeffabc"
     assert reveal(text, strict=True) == "<U+FEFF>a<U+200B>b<U+202E>c<U+E0041>"
@@ -458,10 +503,10 @@ def test_reveal_strip_multiple() -> None:
 
 
 def test_reveal_strip_leave_exempt_alone() -> None:
-    fam = "\U0001F468\u200d\U0001F469"
+    fam = "\U0001f468\u200d\U0001f469"
     assert reveal(fam) == fam and strip(fam) == fam
-    assert reveal(fam, strict=True) == "\U0001F468<U+200D>\U0001F469"
-    assert strip(fam, strict=True) == "\U0001F468\U0001F469"
+    assert reveal(fam, strict=True) == "\U0001f468<U+200D>\U0001f469"
+    assert strip(fam, strict=True) == "\U0001f468\U0001f469"
 
 
 def test_reveal_strip_ascii_and_clean_unchanged() -> None:
@@ -470,7 +515,7 @@ def test_reveal_strip_ascii_and_clean_unchanged() -> None:
 
 
 def test_strict_wrong_type_falls_back_to_false() -> None:
-    fam = "\U0001F468\u200d\U0001F469"
+    fam = "\U0001f468\u200d\U0001f469"
     for bad in (1, "yes", None, [True]):
         assert scan(fam, strict=bad).clean
         assert reveal(fam, strict=bad) == fam and strip(fam, strict=bad) == fam
@@ -478,6 +523,7 @@ def test_strict_wrong_type_falls_back_to_false() -> None:
 
 
 # --------------------------------------------------------------------- str subclasses
+
 
 class Sneaky(str):
     def isascii(self) -> bool:
@@ -501,6 +547,7 @@ def test_str_subclass_read_as_its_value() -> None:
 
 # ------------------------------------------------------------------------ digest
 
+
 def test_text_digest_exact() -> None:
     assert text_digest("") == hashlib.sha256(b"").hexdigest()
     assert text_digest("abc") == hashlib.sha256(b"abc").hexdigest()
@@ -515,18 +562,23 @@ def test_empty_string_scanned_clean() -> None:
 
 # ------------------------------------------------------------------------ warning
 
+
 def test_warning_exact_line() -> None:
     w = warning(scan("a\u200bb\u200b\n\u202e"))
-    assert w == ("HIDDEN CHARACTERS: 3 invisible code points that a reader cannot see: "
-                 "U+200B ZERO WIDTH SPACE [zero_width] x2 (first at line 1, column 2); "
-                 "U+202E RIGHT-TO-LEFT OVERRIDE [bidi] x1 (first at line 2, column 1)")
+    assert w == (
+        "HIDDEN CHARACTERS: 3 invisible code points that a reader cannot see: "
+        "U+200B ZERO WIDTH SPACE [zero_width] x2 (first at line 1, column 2); "
+        "U+202E RIGHT-TO-LEFT OVERRIDE [bidi] x1 (first at line 2, column 1)"
+    )
     assert "\n" not in w
 
 
 def test_warning_singular_and_unnamed() -> None:
-    w = warning(scan("a\U000E0002"))
-    assert w == ("HIDDEN CHARACTERS: 1 invisible code point that a reader cannot see: "
-                 "U+E0002 <unnamed> [tag] x1 (first at line 1, column 2)")
+    w = warning(scan("a\U000e0002"))
+    assert w == (
+        "HIDDEN CHARACTERS: 1 invisible code point that a reader cannot see: "
+        "U+E0002 <unnamed> [tag] x1 (first at line 1, column 2)"
+    )
 
 
 def distinct(n: int) -> str:
@@ -548,8 +600,10 @@ def test_warning_limit_option() -> None:
     assert warning(res, limit=2).endswith("and 3 more distinct code points")
     assert warning(res, limit=5).count("[tag]") == 5 and "more" not in warning(res, limit=5)
     w0 = warning(res, limit=0)
-    assert w0 == ("HIDDEN CHARACTERS: 5 invisible code points that a reader cannot see: "
-                  "and 5 more distinct code points")
+    assert w0 == (
+        "HIDDEN CHARACTERS: 5 invisible code points that a reader cannot see: "
+        "and 5 more distinct code points"
+    )
     for bad in (None, "3", 2.0, True, -1):
         assert warning(res, limit=bad) == warning(res)
     assert warning(scan(distinct(25)), limit=True).count("[tag]") == 20
@@ -565,8 +619,17 @@ def test_warning_accepts_asdict_forms() -> None:
 
 def test_warning_unreadable_inputs() -> None:
     res = scan("a\u200b")
-    for bad in (None, 42, "HIDDEN", {"findings": "x"}, {"findings": None}, {},
-                NOT_SCANNED, scan(None), object()):
+    for bad in (
+        None,
+        42,
+        "HIDDEN",
+        {"findings": "x"},
+        {"findings": None},
+        {},
+        NOT_SCANNED,
+        scan(None),
+        object(),
+    ):
         assert warning(bad) == ""
     f = res.findings[0]._asdict()
     assert warning({"findings": [{**f, "codepoint": 0x41}]}) == ""
@@ -577,8 +640,17 @@ def test_warning_unreadable_inputs() -> None:
     assert warning({"findings": [{**f, "line": True}]}) == ""
     assert warning({"findings": [{**f, "column": "2"}]}) == ""
     assert warning({"findings": [{**f, "line": 1}]}) == warning(res)
-    mixed = {"findings": [None, {**f, "line": -3}, {**f, "codepoint": 0x41}, f, 7,
-                          {**f, "codepoint": True}, {**f, "codepoint": 8203.0}]}
+    mixed = {
+        "findings": [
+            None,
+            {**f, "line": -3},
+            {**f, "codepoint": 0x41},
+            f,
+            7,
+            {**f, "codepoint": True},
+            {**f, "codepoint": 8203.0},
+        ]
+    }
     assert warning(mixed) == warning(res)
 
 
@@ -605,6 +677,7 @@ def test_warning_first_seen_order_and_first_position() -> None:
 
 # ---------------------------------------------------------------- documented limits
 
+
 def test_limit_1_joiner_between_lookalike_letters() -> None:
     payload = "\u0430\u200d\u0435\u200c\u043e\u200d\u0440"  # Cyrillic a e o p
     assert scan(payload).clean
@@ -614,16 +687,38 @@ def test_limit_1_joiner_between_lookalike_letters() -> None:
 def test_limit_2_one_selector_per_character() -> None:
     text = "".join(ch + chr(0xFE00 + i) for i, ch in enumerate("\u00e9\u00e8\u00ea\u00eb"))
     assert scan(text).clean
-    assert scan("\u845b\U000E0105\u4e00\U000E01EF").clean
+    assert scan("\u845b\U000e0105\u4e00\U000e01ef").clean
 
 
 def test_limit_3_wellformed_flag_carries_seven_tags() -> None:
     assert scan(FLAG + tags("hidden7") + CANCEL).clean
 
 
-@pytest.mark.parametrize("cp", [0x00AD, 0x200E, 0x200F, 0x061C, 0x034F, 0x180B, 0x180C,
-                                0x180D, 0x180F, 0x2028, 0x2029, 0x2800, 0x00A0, 0x2000,
-                                0x200A, 0x3000, 0xE000, 0xF8FF, 0xF0000, 0x100000])
+@pytest.mark.parametrize(
+    "cp",
+    [
+        0x00AD,
+        0x200E,
+        0x200F,
+        0x061C,
+        0x034F,
+        0x180B,
+        0x180C,
+        0x180D,
+        0x180F,
+        0x2028,
+        0x2029,
+        0x2800,
+        0x00A0,
+        0x2000,
+        0x200A,
+        0x3000,
+        0xE000,
+        0xF8FF,
+        0xF0000,
+        0x100000,
+    ],
+)
 def test_limit_4_outside_table(cp: int) -> None:
     assert scan("a" + chr(cp) + "b").clean
     assert scan("a" + chr(cp) + "b", strict=True).clean
@@ -644,13 +739,14 @@ def test_limit_7_thai_zwsp_false_positive() -> None:
 
 # ------------------------------------------------------------------ performance
 
+
 def test_adversarial_inputs_linear() -> None:
     hostile = [
         "\u200b" * 200_000,
         "x" + tags("a") * 200_000,
         (FLAG + tags("ab")) * 50_000,
         "\u0628\u200d" * 100_000,
-        "\U0001F600" + "\ufe0f" * 200_000,
+        "\U0001f600" + "\ufe0f" * 200_000,
         "\u200b\n" * 100_000,
     ]
     for text in hostile:  # CPU time of this process, so a loaded machine cannot fail it
@@ -688,17 +784,43 @@ def test_internal_error_is_not_scanned(monkeypatch: pytest.MonkeyPatch) -> None:
 # ---------------------------------------------------------------- properties
 
 _SOME_TAGS = (0xE0001, 0xE0020, 0xE0041, 0xE0061, 0xE0067, 0xE0030, 0xE007F, 0xE0100, 0xE01EF)
-INTERESTING = st.sampled_from([
-    *sorted(chr(cp) for cp in TABLE if cp < 0xE0000 or cp in _SOME_TAGS),
-    "\U0001F3F4", "\U0001F468", "\u20e3", "1", "#", "a", "\n", "\r", " ", "\u845b",
-    "\u0628", "\x80", "\u00e9", "\U00020000", "<", ">", "\ud800",
-])
+INTERESTING = st.sampled_from(
+    [
+        *sorted(chr(cp) for cp in TABLE if cp < 0xE0000 or cp in _SOME_TAGS),
+        "\U0001f3f4",
+        "\U0001f468",
+        "\u20e3",
+        "1",
+        "#",
+        "a",
+        "\n",
+        "\r",
+        " ",
+        "\u845b",
+        "\u0628",
+        "\x80",
+        "\u00e9",
+        "\U00020000",
+        "<",
+        ">",
+        "\ud800",
+    ]
+)
 TEXTS = st.lists(INTERESTING, max_size=40).map("".join) | st.text(max_size=40)
 
 
-@given(st.one_of(st.none(), st.integers(), st.binary(), st.floats(), st.lists(st.text()),
-                 st.dictionaries(st.text(), st.text()), TEXTS),
-       st.one_of(st.booleans(), st.none(), st.integers(), st.text()))
+@given(
+    st.one_of(
+        st.none(),
+        st.integers(),
+        st.binary(),
+        st.floats(),
+        st.lists(st.text()),
+        st.dictionaries(st.text(), st.text()),
+        TEXTS,
+    ),
+    st.one_of(st.booleans(), st.none(), st.integers(), st.text()),
+)
 def test_never_raises(value: object, strict: object) -> None:
     res = scan(value, strict=strict)
     assert isinstance(res, ScanResult)
@@ -725,13 +847,14 @@ def test_fixed_points(text: str, strict: bool) -> None:
 def test_reveal_strip_agree_with_scan(text: str, strict: bool) -> None:
     res = scan(text, strict=strict)
     reported = {f.index for f in res.findings}
-    assert strip(text, strict=strict) == "".join(
-        c for i, c in enumerate(text) if i not in reported)
+    assert strip(text, strict=strict) == "".join(c for i, c in enumerate(text) if i not in reported)
     assert reveal(text, strict=strict) == "".join(
-        f"<U+{ord(c):04X}>" if i in reported else c for i, c in enumerate(text))
+        f"<U+{ord(c):04X}>" if i in reported else c for i, c in enumerate(text)
+    )
     if "<" not in text:
-        back = re.sub(r"<U\+([0-9A-F]{4,6})>", lambda m: chr(int(m.group(1), 16)),
-                      reveal(text, strict=strict))
+        back = re.sub(
+            r"<U\+([0-9A-F]{4,6})>", lambda m: chr(int(m.group(1), 16)), reveal(text, strict=strict)
+        )
         assert back == text
 
 
@@ -756,8 +879,10 @@ def test_strict_reports_exactly_the_table_and_widens(text: str) -> None:
     assert {f.index for f in scan(text).findings} <= strict
 
 
-@given(st.text(alphabet=st.characters(max_codepoint=0x7F), max_size=30),
-       st.lists(st.tuples(st.integers(0, 30), st.sampled_from(sorted(TABLE))), max_size=8))
+@given(
+    st.text(alphabet=st.characters(max_codepoint=0x7F), max_size=30),
+    st.lists(st.tuples(st.integers(0, 30), st.sampled_from(sorted(TABLE))), max_size=8),
+)
 def test_every_planted_code_point_found(base: str, plants: list[tuple[int, int]]) -> None:
     text = "." + base
     for pos, cp in sorted(plants, reverse=True):
@@ -776,12 +901,14 @@ def test_plain_ascii_never_reported(text: str) -> None:
 
 # ---------------------------------------------------------------- self-check
 
+
 def test_self_check_passes_and_refuses_under_O() -> None:
     path = hc.__file__
     ok = subprocess.run([sys.executable, path], capture_output=True, text=True, check=False)
     assert ok.returncode == 0
     assert ok.stdout.strip() == "hidden_chars self-check: all assertions passed"
-    refused = subprocess.run([sys.executable, "-O", path], capture_output=True, text=True,
-                             check=False)
+    refused = subprocess.run(
+        [sys.executable, "-O", path], capture_output=True, text=True, check=False
+    )
     assert refused.returncode != 0 and "all assertions passed" not in refused.stdout
     assert "-O" in refused.stderr

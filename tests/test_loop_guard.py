@@ -62,6 +62,7 @@ def rag(q: str) -> tuple[str, dict[str, str]]:
 
 # --------------------------------------------------------------------------- constants
 
+
 def test_constants_exact() -> None:
     assert (RUN, CACHED, STUB, BUDGET) == ("RUN", "CACHED", "STUB", "BUDGET")
     assert lg.MAX_IDENTICAL_CALLS == 4
@@ -80,17 +81,20 @@ def test_constants_exact() -> None:
 def test_messages_exact() -> None:
     assert lg.STUB_TEMPLATE == (
         "[skipped, not run: identical call #{count} this turn; the same arguments give the "
-        "same result, so work with what you already have]")
+        "same result, so work with what you already have]"
+    )
     assert lg.CACHE_NOTE == (
         "[answered from this turn's cache: this question, or a close rewording of it, "
-        "already ran live {live} times]")
+        "already ran live {live} times]"
+    )
     assert lg.BUDGET_TEMPLATE == (
         "[lookup budget used up: {live} live {tool} calls this turn] Further lookups are "
         "refused for the rest of this turn however they are phrased, and each attempt gets "
         "this same reply. Finish now: write the answer from the material already gathered. "
         "Where something is still unknown, say the search budget was used up; do NOT say the "
         "knowledge base lacks it, because an exhausted budget tells you nothing about what "
-        "the documentation holds.")
+        "the documentation holds."
+    )
 
 
 def test_budget_message_forbids_blaming_the_knowledge_base() -> None:
@@ -103,85 +107,157 @@ def test_budget_message_forbids_blaming_the_knowledge_base() -> None:
 
 def test_public_api_and_shapes() -> None:
     assert set(lg.__all__) == {
-        "RUN", "CACHED", "STUB", "BUDGET", "MAX_IDENTICAL_CALLS", "MAX_LIVE_PER_TURN",
-        "MAX_LIVE_PER_QUERY", "THRESHOLD", "DEFAULT_BUDGET_TOOLS", "MAX_QUERY_CHARS",
-        "STOPWORDS", "STUB_TEMPLATE", "CACHE_NOTE", "BUDGET_TEMPLATE", "GuardConfig",
-        "TurnState", "Verdict", "new_turn", "load_state", "check", "normalize_query",
-        "similarity"}
+        "RUN",
+        "CACHED",
+        "STUB",
+        "BUDGET",
+        "MAX_IDENTICAL_CALLS",
+        "MAX_LIVE_PER_TURN",
+        "MAX_LIVE_PER_QUERY",
+        "THRESHOLD",
+        "DEFAULT_BUDGET_TOOLS",
+        "MAX_QUERY_CHARS",
+        "STOPWORDS",
+        "STUB_TEMPLATE",
+        "CACHE_NOTE",
+        "BUDGET_TEMPLATE",
+        "GuardConfig",
+        "TurnState",
+        "Verdict",
+        "new_turn",
+        "load_state",
+        "check",
+        "normalize_query",
+        "similarity",
+    }
     for name in lg.__all__:
         assert hasattr(lg, name)
     assert GuardConfig() == (4, 12, 2, 0.8, frozenset({"rag_lookup"}))
-    assert GuardConfig._fields == ("max_identical_calls", "max_live_per_turn",
-                                   "max_live_per_query", "threshold", "budget_tools")
+    assert GuardConfig._fields == (
+        "max_identical_calls",
+        "max_live_per_turn",
+        "max_live_per_query",
+        "threshold",
+        "budget_tools",
+    )
     assert TurnState._fields == ("calls", "live", "queries")
     assert TurnState() == ((), (), ())
     assert new_turn() == TurnState() == ((), (), ())
     assert isinstance(new_turn(), TurnState)
-    assert Verdict._fields == ("action", "message", "count", "live", "query_key",
-                               "matched_key", "score", "stuck", "state")
+    assert Verdict._fields == (
+        "action",
+        "message",
+        "count",
+        "live",
+        "query_key",
+        "matched_key",
+        "score",
+        "stuck",
+        "state",
+    )
 
 
 # --------------------------------------------------------------------------- normalize_query
 
-@pytest.mark.parametrize("text,key", [
-    # acceptance / calibration keys
-    ("how do I create tables", "creat tabl"),
-    ("create a table", "creat tabl"),
-    ("creating the table", "creat tabl"),
-    ("set table cell padding", "cell pad set tabl"),
-    ("set layout table cell padding", "cell layout pad set tabl"),
-    ("how to set the table border colour", "border colour set tabl"),
-    ("set table border color", "border color set tabl"),
-    ("create a table with borders", "border creat tabl"),
-    ("create a box with borders", "border box creat"),
-    ("create table", "creat tabl"),
-    ("create box", "box creat"),
-    ("splitting tables", "split tabl"),
-    # create family agrees
-    ("creates", "creat"), ("created", "creat"), ("create", "creat"), ("creating", "creat"),
-    # lower-casing, token rules
-    ("CREATE Table", "creat tabl"),
-    ("create_table", "creat tabl"),
-    ("foo-bar", "bar foo"),
-    ("error 404", "404 error"),
-    ("utf8 h2", "h2 utf8"),
-    ("café crème", "café crème"),
-    # stopwords dropped, meaning words kept
-    ("not all without no", "all no not without"),
-    ("please show me some of the any logs", "log show"),
-    # step 6: only stopwords -> unstemmed sorted unique tokens
-    ("how do I", "do how i"),
-    ("the the", "the"),
-    ("Is it?", "is it"),
-    # step 4a: ies / ied when longer than 4
-    ("queries", "query"), ("copied", "copy"), ("flies", "fly"), ("cried", "cry"),
-    ("studies", "study"), ("carries", "carry"),
-    ("ties", "tie"), ("died", "died"),
-    # step 4b: ing
-    ("sing", "sing"), ("string", "string"), ("sawing", "saw"), ("tying", "tying"),
-    ("xyzing", "xyz"), ("bcding", "bcding"),
-    # step 4b: ed
-    ("shed", "shed"), ("bred", "bred"), ("freed", "fre"), ("called", "call"),
-    # step 4b: es
-    ("boxes", "box"), ("yes", "yes"), ("uses", "use"), ("byes", "bye"),
-    # step 4b: s and its exceptions
-    ("cats", "cat"), ("class", "class"), ("status", "status"), ("axis", "axis"),
-    ("gas", "gas"), ("settings", "setting"), ("bus", "bus"),
-    # step 4c: doubled consonants, except l s z
-    ("padding", "pad"), ("splitt", "split"), ("egg", "eg"), ("eggs", "eg"), ("ff", "ff"),
-    ("call", "call"), ("pass", "pass"), ("passed", "pass"), ("buzz", "buzz"),
-    ("buzzed", "buzz"), ("zoo", "zoo"), ("heyy", "heyy"),
-    # step 4d: trailing e when longer than 3
-    ("use", "use"), ("axe", "axe"), ("make", "mak"), ("free", "fre"), ("cache", "cach"),
-    ("caches", "cach"),
-    # dedup and sort
-    ("table tables tabled", "tabl"),
-    ("zebra apple", "appl zebra"),
-    ("b  c\ta", "b c"),
-    ("", ""),
-    ("   ", ""),
-    ("?!", ""),
-])
+
+@pytest.mark.parametrize(
+    "text,key",
+    [
+        # acceptance / calibration keys
+        ("how do I create tables", "creat tabl"),
+        ("create a table", "creat tabl"),
+        ("creating the table", "creat tabl"),
+        ("set table cell padding", "cell pad set tabl"),
+        ("set layout table cell padding", "cell layout pad set tabl"),
+        ("how to set the table border colour", "border colour set tabl"),
+        ("set table border color", "border color set tabl"),
+        ("create a table with borders", "border creat tabl"),
+        ("create a box with borders", "border box creat"),
+        ("create table", "creat tabl"),
+        ("create box", "box creat"),
+        ("splitting tables", "split tabl"),
+        # create family agrees
+        ("creates", "creat"),
+        ("created", "creat"),
+        ("create", "creat"),
+        ("creating", "creat"),
+        # lower-casing, token rules
+        ("CREATE Table", "creat tabl"),
+        ("create_table", "creat tabl"),
+        ("foo-bar", "bar foo"),
+        ("error 404", "404 error"),
+        ("utf8 h2", "h2 utf8"),
+        ("café crème", "café crème"),
+        # stopwords dropped, meaning words kept
+        ("not all without no", "all no not without"),
+        ("please show me some of the any logs", "log show"),
+        # step 6: only stopwords -> unstemmed sorted unique tokens
+        ("how do I", "do how i"),
+        ("the the", "the"),
+        ("Is it?", "is it"),
+        # step 4a: ies / ied when longer than 4
+        ("queries", "query"),
+        ("copied", "copy"),
+        ("flies", "fly"),
+        ("cried", "cry"),
+        ("studies", "study"),
+        ("carries", "carry"),
+        ("ties", "tie"),
+        ("died", "died"),
+        # step 4b: ing
+        ("sing", "sing"),
+        ("string", "string"),
+        ("sawing", "saw"),
+        ("tying", "tying"),
+        ("xyzing", "xyz"),
+        ("bcding", "bcding"),
+        # step 4b: ed
+        ("shed", "shed"),
+        ("bred", "bred"),
+        ("freed", "fre"),
+        ("called", "call"),
+        # step 4b: es
+        ("boxes", "box"),
+        ("yes", "yes"),
+        ("uses", "use"),
+        ("byes", "bye"),
+        # step 4b: s and its exceptions
+        ("cats", "cat"),
+        ("class", "class"),
+        ("status", "status"),
+        ("axis", "axis"),
+        ("gas", "gas"),
+        ("settings", "setting"),
+        ("bus", "bus"),
+        # step 4c: doubled consonants, except l s z
+        ("padding", "pad"),
+        ("splitt", "split"),
+        ("egg", "eg"),
+        ("eggs", "eg"),
+        ("ff", "ff"),
+        ("call", "call"),
+        ("pass", "pass"),
+        ("passed", "pass"),
+        ("buzz", "buzz"),
+        ("buzzed", "buzz"),
+        ("zoo", "zoo"),
+        ("heyy", "heyy"),
+        # step 4d: trailing e when longer than 3
+        ("use", "use"),
+        ("axe", "axe"),
+        ("make", "mak"),
+        ("free", "fre"),
+        ("cache", "cach"),
+        ("caches", "cach"),
+        # dedup and sort
+        ("table tables tabled", "tabl"),
+        ("zebra apple", "appl zebra"),
+        ("b  c\ta", "b c"),
+        ("", ""),
+        ("   ", ""),
+        ("?!", ""),
+    ],
+)
 def test_normalize_query_examples(text: str, key: str) -> None:
     assert normalize_query(text) == key
 
@@ -209,13 +285,17 @@ def test_normalize_query_first_max_chars_only() -> None:
 
 # --------------------------------------------------------------------------- similarity
 
-@pytest.mark.parametrize("a,b,ratio,same", [
-    ("how do I create tables", "create a table", 1.0, True),
-    ("set table cell padding", "set layout table cell padding", 0.829, True),
-    ("how to set the table border colour", "set table border color", 0.977, True),
-    ("create a table with borders", "create a box with borders", 0.727, False),
-    ("create table", "create box", 0.526, False),
-])
+
+@pytest.mark.parametrize(
+    "a,b,ratio,same",
+    [
+        ("how do I create tables", "create a table", 1.0, True),
+        ("set table cell padding", "set layout table cell padding", 0.829, True),
+        ("how to set the table border colour", "set table border color", 0.977, True),
+        ("create a table with borders", "create a box with borders", 0.727, False),
+        ("create table", "create box", 0.526, False),
+    ],
+)
 def test_calibration_pairs(a: str, b: str, ratio: float, same: bool) -> None:
     got = similarity(a, b)
     assert got == pytest.approx(ratio, abs=0.0005)
@@ -224,10 +304,12 @@ def test_calibration_pairs(a: str, b: str, ratio: float, same: bool) -> None:
 
 
 def test_calibration_pairs_in_the_guard() -> None:
-    for a, b, same in [("set table cell padding", "set layout table cell padding", True),
-                       ("how to set the table border colour", "set table border color", True),
-                       ("create a table with borders", "create a box with borders", False),
-                       ("create table", "create box", False)]:
+    for a, b, same in [
+        ("set table cell padding", "set layout table cell padding", True),
+        ("how to set the table border colour", "set table border color", True),
+        ("create a table with borders", "create a box with borders", False),
+        ("create table", "create box", False),
+    ]:
         v1 = check(new_turn(), "rag_lookup", query=a)
         v2 = check(v1.state, "rag_lookup", query=b)
         assert v2.action == RUN
@@ -269,6 +351,7 @@ def test_similarity_edges() -> None:
 
 # --------------------------------------------------------------------------- acceptance
 
+
 def test_acceptance_same_arguments_five_times() -> None:
     vs = run_seq([rag("create a table")] * 5)
     assert actions(vs) == [RUN, RUN, CACHED, CACHED, STUB]
@@ -281,22 +364,40 @@ def test_acceptance_same_arguments_five_times() -> None:
 
 
 def test_acceptance_rewordings() -> None:
-    vs = run_seq([("rag_lookup", "", "create a table"),
-                  ("rag_lookup", "", "how do I create tables"),
-                  ("rag_lookup", "", "creating the table")])
+    vs = run_seq(
+        [
+            ("rag_lookup", "", "create a table"),
+            ("rag_lookup", "", "how do I create tables"),
+            ("rag_lookup", "", "creating the table"),
+        ]
+    )
     assert actions(vs) == [RUN, RUN, CACHED]
     assert vs[2].matched_key == "creat tabl"
     assert vs[2].query_key == "creat tabl"
     assert vs[2].score == 1.0
     assert vs[0].matched_key == "" and vs[0].score == 0.0
     assert vs[1].matched_key == "creat tabl" and vs[1].score == 1.0
-    assert vs[2].message == "[answered from this turn's cache: this question, or a close " \
+    assert (
+        vs[2].message == "[answered from this turn's cache: this question, or a close "
         "rewording of it, already ran live 2 times]"
+    )
 
 
-TOPICS = ["alpha widget", "bravo gadget", "charlie sprocket", "delta flange", "echo gasket",
-          "foxtrot bearing", "golf spindle", "hotel valve", "india piston", "juliet rotor",
-          "kilo bracket", "lima hinge", "mike lever"]
+TOPICS = [
+    "alpha widget",
+    "bravo gadget",
+    "charlie sprocket",
+    "delta flange",
+    "echo gasket",
+    "foxtrot bearing",
+    "golf spindle",
+    "hotel valve",
+    "india piston",
+    "juliet rotor",
+    "kilo bracket",
+    "lima hinge",
+    "mike lever",
+]
 
 
 def topic(t: str) -> tuple[str, dict[str, str], str]:
@@ -306,7 +407,7 @@ def topic(t: str) -> tuple[str, dict[str, str], str]:
 def test_topics_are_distinct() -> None:
     keys = [normalize_query(t) for t in TOPICS]
     for i, a in enumerate(keys):
-        for b in keys[i + 1:]:
+        for b in keys[i + 1 :]:
             assert similarity(a, b) < lg.THRESHOLD
 
 
@@ -319,7 +420,8 @@ def test_acceptance_budget_then_rewording() -> None:
     assert vs[12].matched_key == "" and vs[12].score == 0.0
     assert vs[12].query_key == "lever mik"
     assert vs[12].state == vs[11].state._replace(
-        calls=(*vs[11].state.calls, ("rag_lookup", '{"q":"mike lever"}', 1)))
+        calls=(*vs[11].state.calls, ("rag_lookup", '{"q":"mike lever"}', 1))
+    )
     # a rewording of topic 1 is served from the cache, not refused
     v = check(vs[12].state, "rag_lookup", query="alpha widgets")
     assert v.action == CACHED
@@ -374,6 +476,7 @@ def test_acceptance_custom_budget_tools() -> None:
 
 # --------------------------------------------------------------------------- check rules
 
+
 def test_input_state_never_changed() -> None:
     s0 = new_turn()
     v1 = check(s0, "rag_lookup", "a b c")
@@ -410,8 +513,9 @@ def test_arguments_keys() -> None:
     assert v.state.calls == (("t", "raw text  as is", 1),)
 
 
-@pytest.mark.parametrize("bad", [object(), 5, 2.5, b"bytes", {1, 2}, {"k": object()},
-                                 {1: "a", "b": 2}])
+@pytest.mark.parametrize(
+    "bad", [object(), 5, 2.5, b"bytes", {1, 2}, {"k": object()}, {1: "a", "b": 2}]
+)
 def test_unreadable_arguments_skip_identical_counting(bad: object) -> None:
     s = new_turn()
     for _ in range(7):
@@ -515,8 +619,14 @@ def test_per_turn_budget_boundary() -> None:
 
 def test_cache_preferred_to_budget_refusal() -> None:
     cfg = GuardConfig(max_live_per_turn=2)
-    vs = run_seq([("rag_lookup", "", "alpha widget"), ("rag_lookup", "", "bravo gadget"),
-                  ("rag_lookup", "", "alpha widgets")], config=cfg)
+    vs = run_seq(
+        [
+            ("rag_lookup", "", "alpha widget"),
+            ("rag_lookup", "", "bravo gadget"),
+            ("rag_lookup", "", "alpha widgets"),
+        ],
+        config=cfg,
+    )
     assert actions(vs) == [RUN, RUN, CACHED]
     assert vs[2].message == lg.CACHE_NOTE.format(live=1)
     assert vs[2].matched_key == "alpha widget"
@@ -526,8 +636,16 @@ def test_cache_preferred_to_budget_refusal() -> None:
 
 def test_budget_is_per_tool() -> None:
     cfg = GuardConfig(max_live_per_turn=1, budget_tools=frozenset({"s1", "s2"}))
-    vs = run_seq([("s1", "", "alpha"), ("s2", "", "bravo"), ("s1", "", "charlie"),
-                  ("s2", "", "delta"), ("s2", "", "alpha")], config=cfg)
+    vs = run_seq(
+        [
+            ("s1", "", "alpha"),
+            ("s2", "", "bravo"),
+            ("s1", "", "charlie"),
+            ("s2", "", "delta"),
+            ("s2", "", "alpha"),
+        ],
+        config=cfg,
+    )
     assert actions(vs) == [RUN, RUN, BUDGET, BUDGET, BUDGET]
     assert vs[-1].state.live == (("s1", 1), ("s2", 1))
     assert vs[-1].state.queries == (("s1", "alpha", 1), ("s2", "bravo", 1))
@@ -542,9 +660,13 @@ def test_query_groups_are_per_tool() -> None:
 
 
 def test_group_keeps_first_key_and_counts_rewordings() -> None:
-    vs = run_seq([("rag_lookup", "", "set table cell padding"),
-                  ("rag_lookup", "", "set layout table cell padding"),
-                  ("rag_lookup", "", "set the table cell padding please")])
+    vs = run_seq(
+        [
+            ("rag_lookup", "", "set table cell padding"),
+            ("rag_lookup", "", "set layout table cell padding"),
+            ("rag_lookup", "", "set the table cell padding please"),
+        ]
+    )
     assert actions(vs) == [RUN, RUN, CACHED]
     assert vs[1].matched_key == "cell pad set tabl"
     assert vs[1].query_key == "cell layout pad set tabl"
@@ -557,6 +679,7 @@ def test_group_keeps_first_key_and_counts_rewordings() -> None:
 
 def test_fuzzy_threshold_is_inclusive() -> None:
     from difflib import SequenceMatcher
+
     r = SequenceMatcher(None, "box creat", "creat tabl", autojunk=False).ratio()
     assert r == pytest.approx(0.526, abs=0.0005)
     at = GuardConfig(threshold=r)
@@ -575,9 +698,9 @@ def test_fuzzy_picks_highest_then_earliest() -> None:
         s = check(s, "rag_lookup", query=q, config=exact_only).state
     assert [g[1] for g in s.queries] == ["abcdefgh x", "abcdefgh y", "abcdefgh zz"]
     v = check(s, "rag_lookup", query="abcdefgh w")
-    assert v.matched_key == "abcdefgh x"           # tie between x and y: earliest
+    assert v.matched_key == "abcdefgh x"  # tie between x and y: earliest
     v = check(s, "rag_lookup", query="abcdefgh zw")
-    assert v.matched_key == "abcdefgh zz"          # the higher ratio wins over earlier groups
+    assert v.matched_key == "abcdefgh zz"  # the higher ratio wins over earlier groups
     assert v.score == pytest.approx(similarity("abcdefgh zw", "abcdefgh zz"))
     assert v.score > similarity("abcdefgh zw", "abcdefgh x")
 
@@ -611,6 +734,7 @@ def test_exhausted_and_matched_below_query_limit_is_cached() -> None:
 
 # --------------------------------------------------------------------------- config
 
+
 @pytest.mark.parametrize("bad", [0, -1, True, False, 2.0, "3", None])
 def test_bad_count_fields_take_defaults(bad: Any) -> None:
     vs = run_seq([("ls", "x")] * 5, config=GuardConfig(max_identical_calls=bad))
@@ -628,24 +752,26 @@ def test_large_counts_are_accepted() -> None:
     assert actions(vs) == [RUN] * 13
 
 
-@pytest.mark.parametrize("bad", [0, 0.0, -0.5, 1.5, 1.0000001, float("nan"), float("inf"),
-                                 True, "0.8", None])
+@pytest.mark.parametrize(
+    "bad", [0, 0.0, -0.5, 1.5, 1.0000001, float("nan"), float("inf"), True, "0.8", None]
+)
 def test_bad_threshold_takes_default(bad: Any) -> None:
     s = check(new_turn(), "rag_lookup", query="set table cell padding").state
-    v = check(s, "rag_lookup", query="set layout table cell padding",
-              config=GuardConfig(threshold=bad))
+    v = check(
+        s, "rag_lookup", query="set layout table cell padding", config=GuardConfig(threshold=bad)
+    )
     assert v.matched_key == "cell pad set tabl"
     s = check(new_turn(), "rag_lookup", query="create a table with borders").state
-    v = check(s, "rag_lookup", query="create a box with borders",
-              config=GuardConfig(threshold=bad))
+    v = check(s, "rag_lookup", query="create a box with borders", config=GuardConfig(threshold=bad))
     assert v.matched_key == ""
 
 
 @pytest.mark.parametrize("good", [1, 1.0, 0.5, Fraction(1, 2), 1e-9])
 def test_good_threshold_used(good: Any) -> None:
     s = check(new_turn(), "rag_lookup", query="set table cell padding").state
-    v = check(s, "rag_lookup", query="set layout table cell padding",
-              config=GuardConfig(threshold=good))
+    v = check(
+        s, "rag_lookup", query="set layout table cell padding", config=GuardConfig(threshold=good)
+    )
     assert (v.matched_key == "cell pad set tabl") is (float(good) <= 0.829)
     s = check(new_turn(), "rag_lookup", query="create table").state
     v = check(s, "rag_lookup", query="create box", config=GuardConfig(threshold=good))
@@ -654,15 +780,13 @@ def test_good_threshold_used(good: Any) -> None:
 
 @pytest.mark.parametrize("bad", ["search", b"search", {"search": 1}, ["search", 3], 42, None])
 def test_bad_budget_tools_take_default(bad: Any) -> None:
-    vs = run_seq([("search", "", "q")] * 3 + [rag("q")] * 3,
-                 config=GuardConfig(budget_tools=bad))
+    vs = run_seq([("search", "", "q")] * 3 + [rag("q")] * 3, config=GuardConfig(budget_tools=bad))
     assert actions(vs) == [RUN, RUN, RUN, RUN, RUN, CACHED]
 
 
 @pytest.mark.parametrize("good", [["search"], ("search",), {"search"}, frozenset({"search"})])
 def test_budget_tools_any_iterable_of_str(good: Any) -> None:
-    vs = run_seq([("search", "", "q")] * 3 + [rag("q")] * 3,
-                 config=GuardConfig(budget_tools=good))
+    vs = run_seq([("search", "", "q")] * 3 + [rag("q")] * 3, config=GuardConfig(budget_tools=good))
     assert actions(vs) == [RUN, RUN, CACHED, RUN, RUN, RUN]
 
 
@@ -688,10 +812,17 @@ def test_non_guardconfig_means_all_defaults(bad: Any) -> None:
 
 # --------------------------------------------------------------------------- load_state
 
+
 def test_load_state_round_trip_of_real_state() -> None:
     cfg = GuardConfig(max_live_per_turn=3)
-    calls = [rag("create a table"), ("ls", ["x", 1]), ("rag_lookup", "", "how do I create tables"),
-             ("rag_lookup", {"q": "é"}), ("rag_lookup", "", "delta"), ("rag_lookup", "", "echo")]
+    calls = [
+        rag("create a table"),
+        ("ls", ["x", 1]),
+        ("rag_lookup", "", "how do I create tables"),
+        ("rag_lookup", {"q": "é"}),
+        ("rag_lookup", "", "delta"),
+        ("rag_lookup", "", "echo"),
+    ]
     vs = run_seq(calls, config=cfg)
     for v in vs:
         blob = json.dumps(v.state._asdict())
@@ -710,13 +841,36 @@ def test_load_state_unreadable_is_new_turn() -> None:
 
 def test_load_state_drops_bad_rows() -> None:
     obj = {
-        "calls": [["t", "a", 2], ["t", "b", True], ["t", "c", -1], ["t", "d"], [1, "e", 1],
-                  ["t", 2, 1], ["t", "f", 0], ["t", "g", 1.0], "row", ["t", "a", 5],
-                  ["u", "h", 3, 4]],
-        "live": [["rag_lookup", 3], ["x", False], ["y", -2], ["z"], [5, 1], ["rag_lookup", 9],
-                 ["w", 0]],
-        "queries": [["rag_lookup", "k", 1], ["rag_lookup", "k2", "1"], ["rag_lookup", 3, 1],
-                    ["rag_lookup", "k", 2], ["rag_lookup", "k3"], ["s", "k", 0]],
+        "calls": [
+            ["t", "a", 2],
+            ["t", "b", True],
+            ["t", "c", -1],
+            ["t", "d"],
+            [1, "e", 1],
+            ["t", 2, 1],
+            ["t", "f", 0],
+            ["t", "g", 1.0],
+            "row",
+            ["t", "a", 5],
+            ["u", "h", 3, 4],
+        ],
+        "live": [
+            ["rag_lookup", 3],
+            ["x", False],
+            ["y", -2],
+            ["z"],
+            [5, 1],
+            ["rag_lookup", 9],
+            ["w", 0],
+        ],
+        "queries": [
+            ["rag_lookup", "k", 1],
+            ["rag_lookup", "k2", "1"],
+            ["rag_lookup", 3, 1],
+            ["rag_lookup", "k", 2],
+            ["rag_lookup", "k3"],
+            ["s", "k", 0],
+        ],
     }
     s = load_state(obj)
     assert s.calls == (("t", "a", 2), ("t", "f", 0))
@@ -725,8 +879,11 @@ def test_load_state_drops_bad_rows() -> None:
 
 
 def test_load_state_turnstate_with_bad_rows_and_lists() -> None:
-    raw = TurnState(calls=[["t", "a", 1], ["t", "b", None]],  # type: ignore[arg-type]
-                    live="bad", queries=(("rag_lookup", "k", 1),))  # type: ignore[arg-type]
+    raw = TurnState(
+        calls=[["t", "a", 1], ["t", "b", None]],  # type: ignore[arg-type]
+        live="bad",
+        queries=(("rag_lookup", "k", 1),),
+    )  # type: ignore[arg-type]
     s = load_state(raw)
     assert s == TurnState((("t", "a", 1),), (), (("rag_lookup", "k", 1),))
     assert type(s.calls[0]) is tuple
@@ -741,8 +898,13 @@ def test_check_on_json_state_and_garbage_state() -> None:
 
 
 def test_tampered_counters_still_obey_limits() -> None:
-    s = load_state({"calls": [["ls", "x", 99]], "live": [["rag_lookup", 40]],
-                    "queries": [["rag_lookup", "alpha", 7]]})
+    s = load_state(
+        {
+            "calls": [["ls", "x", 99]],
+            "live": [["rag_lookup", 40]],
+            "queries": [["rag_lookup", "alpha", 7]],
+        }
+    )
     assert check(s, "ls", "x").action == STUB
     assert check(s, "rag_lookup", query="alpha").action == CACHED
     assert check(s, "rag_lookup", query="zulu").action == BUDGET
@@ -750,9 +912,15 @@ def test_tampered_counters_still_obey_limits() -> None:
 
 # --------------------------------------------------------------------------- limits (pinned)
 
+
 def test_limit_1_big_rewording_runs_live() -> None:
-    vs = run_seq([("rag_lookup", "", "create table"), ("rag_lookup", "", "build a grid"),
-                  ("rag_lookup", "", "build a grid")])
+    vs = run_seq(
+        [
+            ("rag_lookup", "", "create table"),
+            ("rag_lookup", "", "build a grid"),
+            ("rag_lookup", "", "build a grid"),
+        ]
+    )
     assert vs[1].action == RUN and vs[1].matched_key == ""
     assert len(vs[2].state.queries) == 2
 
@@ -799,15 +967,36 @@ def test_limit_6_non_ascii_not_stemmed_and_unjsonable_not_counted() -> None:
 # --------------------------------------------------------------------------- properties
 
 _tools = st.sampled_from(["rag_lookup", "search", "ls"])
-_queries = st.sampled_from(["create a table", "how do I create tables", "creating the table",
-                            "set table cell padding", "set layout table cell padding",
-                            "create box", "alpha", "bravo", "", "the", "error 404",
-                            "error 403", "charlie delta", "echo"])
-_args = st.one_of(st.none(), _queries, st.dictionaries(st.sampled_from(["q", "k"]), _queries,
-                                                        max_size=2))
+_queries = st.sampled_from(
+    [
+        "create a table",
+        "how do I create tables",
+        "creating the table",
+        "set table cell padding",
+        "set layout table cell padding",
+        "create box",
+        "alpha",
+        "bravo",
+        "",
+        "the",
+        "error 404",
+        "error 403",
+        "charlie delta",
+        "echo",
+    ]
+)
+_args = st.one_of(
+    st.none(), _queries, st.dictionaries(st.sampled_from(["q", "k"]), _queries, max_size=2)
+)
 _call = st.tuples(_tools, _args, st.one_of(st.none(), _queries))
-_cfg = st.builds(GuardConfig, st.integers(1, 5), st.integers(1, 6), st.integers(1, 3),
-                 st.floats(0.5, 1.0), st.just(frozenset({"rag_lookup", "search"})))
+_cfg = st.builds(
+    GuardConfig,
+    st.integers(1, 5),
+    st.integers(1, 6),
+    st.integers(1, 3),
+    st.floats(0.5, 1.0),
+    st.just(frozenset({"rag_lookup", "search"})),
+)
 
 
 @given(st.lists(_call, max_size=40), _cfg)
@@ -823,8 +1012,13 @@ def test_property_invariants_round_trip_determinism(calls: list[Any], cfg: Guard
         assert v.action in (RUN, CACHED, STUB, BUDGET)
         assert v.stuck is (v.action == STUB)
         assert (v.message == "") is (v.action == RUN)
-        key = args if isinstance(args, str) else "" if args is None else json.dumps(
-            args, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        key = (
+            args
+            if isinstance(args, str)
+            else ""
+            if args is None
+            else json.dumps(args, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        )
         seen[(tool, key)] = seen.get((tool, key), 0) + 1
         assert v.count == seen[(tool, key)]
         assert (v.action == STUB) is (v.count > cfg.max_identical_calls)
@@ -847,12 +1041,18 @@ def test_property_invariants_round_trip_determinism(calls: list[Any], cfg: Guard
         s2 = v2.state
 
 
-_anything = st.one_of(st.none(), st.integers(), st.floats(allow_nan=True), st.text(),
-                      st.binary(), st.booleans(),
-                      st.lists(st.one_of(st.text(), st.integers(), st.none()), max_size=4),
-                      st.dictionaries(st.text(max_size=5),
-                                      st.one_of(st.text(), st.integers(), st.lists(st.text())),
-                                      max_size=4))
+_anything = st.one_of(
+    st.none(),
+    st.integers(),
+    st.floats(allow_nan=True),
+    st.text(),
+    st.binary(),
+    st.booleans(),
+    st.lists(st.one_of(st.text(), st.integers(), st.none()), max_size=4),
+    st.dictionaries(
+        st.text(max_size=5), st.one_of(st.text(), st.integers(), st.lists(st.text())), max_size=4
+    ),
+)
 
 
 @given(_anything, _anything, _anything, _anything, _anything)
@@ -866,8 +1066,9 @@ def test_property_never_raises(state: Any, tool: Any, args: Any, q: Any, cfg: An
 
 
 @given(_anything, _anything, _anything, _anything, _anything, _anything, _anything)
-def test_property_never_raises_any_config(a: Any, b: Any, c: Any, d: Any, e: Any, tool: Any,
-                                          args: Any) -> None:
+def test_property_never_raises_any_config(
+    a: Any, b: Any, c: Any, d: Any, e: Any, tool: Any, args: Any
+) -> None:
     cfg = GuardConfig(a, b, c, d, e)
     s = new_turn()
     for _ in range(3):
@@ -884,10 +1085,18 @@ def test_property_normalize_idempotent_on_keys_is_deterministic(text: str) -> No
     assert similarity(text, text) == 1.0
 
 
-@given(st.dictionaries(st.sampled_from(["calls", "live", "queries"]),
-                       st.lists(st.lists(st.one_of(st.text(max_size=3), st.integers(-2, 5),
-                                                   st.booleans(), st.none()), max_size=4),
-                                max_size=5)))
+@given(
+    st.dictionaries(
+        st.sampled_from(["calls", "live", "queries"]),
+        st.lists(
+            st.lists(
+                st.one_of(st.text(max_size=3), st.integers(-2, 5), st.booleans(), st.none()),
+                max_size=4,
+            ),
+            max_size=5,
+        ),
+    )
+)
 def test_property_load_state_shapes(obj: dict[str, Any]) -> None:
     s = load_state(obj)
     for row in s.calls:
@@ -903,6 +1112,7 @@ def test_property_load_state_shapes(obj: dict[str, Any]) -> None:
 
 def test_pathological_query_is_fast() -> None:
     import time
+
     t0 = time.process_time()
     s = new_turn()
     for i in range(12):
@@ -913,23 +1123,31 @@ def test_pathological_query_is_fast() -> None:
 
 # --------------------------------------------------------------------------- self-check
 
+
 def test_self_check_passes(capsys: pytest.CaptureFixture[str]) -> None:
     lg._self_check()
     assert capsys.readouterr().out == "loop_guard self-check: all assertions passed\n"
 
 
 def test_running_the_file_runs_the_self_check() -> None:
-    done = subprocess.run([sys.executable, str(Path(lg.__file__).resolve())],
-                          capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [sys.executable, str(Path(lg.__file__).resolve())],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert done.returncode == 0
     assert done.stdout == "loop_guard self-check: all assertions passed\n"
 
 
 def test_self_check_refuses_under_O() -> None:
-    done = subprocess.run([sys.executable, "-O", "-c",
-                           "from agentops import loop_guard; loop_guard._self_check()"],
-                          capture_output=True, text=True,
-                          cwd=str(Path(lg.__file__).resolve().parent.parent), check=False)
+    done = subprocess.run(
+        [sys.executable, "-O", "-c", "from agentops import loop_guard; loop_guard._self_check()"],
+        capture_output=True,
+        text=True,
+        cwd=str(Path(lg.__file__).resolve().parent.parent),
+        check=False,
+    )
     assert done.returncode != 0
     assert "all assertions passed" not in done.stdout
     assert "assert" in done.stderr.lower()

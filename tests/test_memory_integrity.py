@@ -42,13 +42,22 @@ def fm(name: str, kind: str, body: str) -> str:
 
 
 F = [
-    MemoryFile("feedback_ship_early.md",
-               fm("feedback-ship-early", "feedback", "Ship early. See [[project_launch_plan]].")),
-    MemoryFile("project_launch_plan.md",
-               fm("project_launch_plan", "project",
-                  "Launch plan. [[feedback_ship_early]] [[nonexistent_memory]]")),
-    MemoryFile("reference_api_docs.md",
-               fm("reference-api-docs", "reference", "API docs pointer. [[feedback_ship_early]]")),
+    MemoryFile(
+        "feedback_ship_early.md",
+        fm("feedback-ship-early", "feedback", "Ship early. See [[project_launch_plan]]."),
+    ),
+    MemoryFile(
+        "project_launch_plan.md",
+        fm(
+            "project_launch_plan",
+            "project",
+            "Launch plan. [[feedback_ship_early]] [[nonexistent_memory]]",
+        ),
+    ),
+    MemoryFile(
+        "reference_api_docs.md",
+        fm("reference-api-docs", "reference", "API docs pointer. [[feedback_ship_early]]"),
+    ),
 ]
 I_LINES = [
     "# Memory Index",
@@ -87,19 +96,57 @@ def test_constants_exact() -> None:
     assert mi.HUB_MIN_BACKLINKS == 3
     assert mi.DEFAULT_MAX_INDEX_LINE_LENGTH == 200
     assert mi.DEFAULT_PRUNE_LIMIT == 5
-    assert frozenset({"a", "an", "and", "as", "at", "by", "for", "from", "in", "is", "it",
-                      "of", "on", "or", "the", "to", "vs", "via", "with"}) == mi.STOPWORDS
-    assert mi.CHECKS == ("dead-index-link", "duplicate-link-target", "index-over-budget",
-                         "dangling-wiki-link", "orphan-memory-file", "near-duplicate-slug")
+    assert (
+        frozenset(
+            {
+                "a",
+                "an",
+                "and",
+                "as",
+                "at",
+                "by",
+                "for",
+                "from",
+                "in",
+                "is",
+                "it",
+                "of",
+                "on",
+                "or",
+                "the",
+                "to",
+                "vs",
+                "via",
+                "with",
+            }
+        )
+        == mi.STOPWORDS
+    )
+    assert mi.CHECKS == (
+        "dead-index-link",
+        "duplicate-link-target",
+        "index-over-budget",
+        "dangling-wiki-link",
+        "orphan-memory-file",
+        "near-duplicate-slug",
+    )
 
 
 def test_all_names_public_api() -> None:
     for name in mi.__all__:
         assert hasattr(mi, name)
         assert not name.startswith("_")
-    for fn in ("lint_memory_integrity", "suggest_memory_repairs", "build_memory_link_graph",
-               "compact_index_lines", "suggest_prune_candidates", "extract_index_links",
-               "extract_wiki_links", "parse_frontmatter", "normalize_slug"):
+    for fn in (
+        "lint_memory_integrity",
+        "suggest_memory_repairs",
+        "build_memory_link_graph",
+        "compact_index_lines",
+        "suggest_prune_candidates",
+        "extract_index_links",
+        "extract_wiki_links",
+        "parse_frontmatter",
+        "normalize_slug",
+    ):
         assert fn in mi.__all__
 
 
@@ -121,9 +168,11 @@ def test_example_1_lint() -> None:
     assert result.swept is True
     assert result.coverage == Coverage(3, 0, 0, 0, 0, True)
     got = [(f.check, f.subject) for f in result.findings]
-    assert got == [("dead-index-link", "does_not_exist.md"),
-                   ("duplicate-link-target", "reference_api_docs.md"),
-                   ("dangling-wiki-link", "project_launch_plan.md")]
+    assert got == [
+        ("dead-index-link", "does_not_exist.md"),
+        ("duplicate-link-target", "reference_api_docs.md"),
+        ("dangling-wiki-link", "project_launch_plan.md"),
+    ]
     dead, dup, dangling = result.findings
     assert dead.severity == "warn" and dead.target == "does_not_exist.md"
     assert dead.titles == ("Dead pointer",) and dead.lines == (4,)
@@ -140,7 +189,11 @@ def test_example_1_byte_limit() -> None:
     result = lint(I, F, budget_bytes=24985, index_bytes=24986)
     budget = checks(result, "index-over-budget")
     assert [f.check for f in result.findings] == [
-        "dead-index-link", "duplicate-link-target", "index-over-budget", "dangling-wiki-link"]
+        "dead-index-link",
+        "duplicate-link-target",
+        "index-over-budget",
+        "dangling-wiki-link",
+    ]
     (b,) = budget
     assert b.subject == "MEMORY.md" and b.severity == "warn"
     assert (b.limit, b.over, b.index_bytes, b.budget_bytes) == ("bytes", 1, 24986, 24985)
@@ -155,40 +208,57 @@ def test_example_2_shared_words_not_merge() -> None:
     assert not checks(lint(text, [("a.md", "x")]), "duplicate-link-target")
 
 
-DUP_NAMES = ["feedback_retry_backoff_rule.md", "feedback_backoff_retry_rule.md",
-             "project_retry_backoff_rule.md", "feedback_retry_backoff_rule_v2.md",
-             "feedback_sprint_18_retro.md", "feedback_sprint_19_retro.md"]
+DUP_NAMES = [
+    "feedback_retry_backoff_rule.md",
+    "feedback_backoff_retry_rule.md",
+    "project_retry_backoff_rule.md",
+    "feedback_retry_backoff_rule_v2.md",
+    "feedback_sprint_18_retro.md",
+    "feedback_sprint_19_retro.md",
+]
 
 
 def test_example_3_orphans_and_near_duplicates() -> None:
     result = lint("", [(n, "") for n in DUP_NAMES])
     assert result.swept and result.coverage.reached == 6
     assert [f.check for f in result.findings] == ["orphan-memory-file"] * 6 + [
-        "near-duplicate-slug"] * 3
+        "near-duplicate-slug"
+    ] * 3
     assert [f.subject for f in result.findings[:6]] == DUP_NAMES
     near = result.findings[6:]
     assert [(f.files, f.similarity, f.memory_type) for f in near] == [
         ((DUP_NAMES[0], DUP_NAMES[1]), 1.0, "feedback"),
         ((DUP_NAMES[0], DUP_NAMES[3]), 0.75, "feedback"),
-        ((DUP_NAMES[1], DUP_NAMES[3]), 0.75, "feedback")]
+        ((DUP_NAMES[1], DUP_NAMES[3]), 0.75, "feedback"),
+    ]
     assert near[0].subject == f"{DUP_NAMES[0]} + {DUP_NAMES[1]}"
     assert all(f.severity == "info" for f in result.findings)
 
 
 def test_example_4_nothing_swept() -> None:
-    for result in (lint(), lint(None, []), lint("", []),
-                   lint(None, [{"name": 42}, None, {"nope": True}])):
+    for result in (
+        lint(),
+        lint(None, []),
+        lint("", []),
+        lint(None, [{"name": 42}, None, {"nope": True}]),
+    ):
         assert result.swept is False and result.findings == ()
     assert lint(None, [{"name": 42}, None, {"nope": True}]).coverage == Coverage(
-        0, 3, 3, 0, 0, False)
+        0, 3, 3, 0, 0, False
+    )
     result = lint("# Index\n- [A](a.md) - x\n", [])
     assert result.swept and result.coverage.reached == 0 and result.coverage.index_read
     assert [f.check for f in result.findings] == ["dead-index-link"]
 
 
 def test_example_5_coverage() -> None:
-    inv = [("real.md", "body"), {"name": "unread.md"}, ("also-unread.md", None), {"name": 42},
-           ("MEMORY.md", "idx")]
+    inv = [
+        ("real.md", "body"),
+        {"name": "unread.md"},
+        ("also-unread.md", None),
+        {"name": 42},
+        ("MEMORY.md", "idx"),
+    ]
     result = lint("# Index\n", inv)
     assert result.coverage == Coverage(1, 4, 1, 2, 1, True)
     result = lint("# Index\n- [U](unread.md)\n", inv)
@@ -199,13 +269,17 @@ def test_example_5_coverage() -> None:
 def test_example_6_graph() -> None:
     g = build_memory_link_graph(F)
     assert len(g.nodes) == 3 and len(g.edges) == 3
-    assert g.backlinks["feedback_ship_early.md"] == ("project_launch_plan.md",
-                                                      "reference_api_docs.md")
+    assert g.backlinks["feedback_ship_early.md"] == (
+        "project_launch_plan.md",
+        "reference_api_docs.md",
+    )
     assert g.unlinked == ("reference_api_docs.md",)
     assert g.dangling == (mi.DanglingLink("project_launch_plan.md", "nonexistent_memory"),)
-    assert g.edges == (mi.Edge("feedback_ship_early.md", "project_launch_plan.md"),
-                       mi.Edge("project_launch_plan.md", "feedback_ship_early.md"),
-                       mi.Edge("reference_api_docs.md", "feedback_ship_early.md"))
+    assert g.edges == (
+        mi.Edge("feedback_ship_early.md", "project_launch_plan.md"),
+        mi.Edge("project_launch_plan.md", "feedback_ship_early.md"),
+        mi.Edge("reference_api_docs.md", "feedback_ship_early.md"),
+    )
     assert g.nodes[0] == mi.GraphNode("feedback_ship_early.md", "feedback", 1, 2)
     assert g.nodes[1] == mi.GraphNode("project_launch_plan.md", "project", 1, 1)
     assert g.nodes[2] == mi.GraphNode("reference_api_docs.md", "reference", 1, 0)
@@ -217,7 +291,9 @@ def test_example_7_repairs() -> None:
     result = repairs(I, F)
     assert result.swept and result.coverage == lint(I, F).coverage
     assert [(r.kind, r.severity) for r in result.repairs] == [
-        ("fix-dead-link", "warn"), ("split-shared-target", "warn")]
+        ("fix-dead-link", "warn"),
+        ("split-shared-target", "warn"),
+    ]
     fix, split = result.repairs
     assert fix.candidate is None and fix.finding == lint(I, F).findings[0]
     assert "remove the line or create the file" in fix.message
@@ -228,8 +304,9 @@ def test_example_7_repairs() -> None:
     (prune,) = [r for r in result.repairs if r.kind == "prune-index"]
     assert prune.severity == "warn"
     assert (prune.over_bytes, prune.over_lines, prune.over_chars) == (10, None, None)
-    assert prune.prune == (mi.PruneCandidate(7, "2026-01-05", 34,
-                                             "- old digest 2026-01-05 something", 34),)
+    assert prune.prune == (
+        mi.PruneCandidate(7, "2026-01-05", 34, "- old digest 2026-01-05 something", 34),
+    )
     assert "line 7" in prune.message and "bytes" in prune.message
 
 
@@ -240,8 +317,10 @@ def test_example_8_compaction() -> None:
     assert (c.saved_bytes, c.before_bytes, c.after_bytes) == (261, 341, 80)
     assert c.changes == (mi.LineChange(1, 339, 76, 261, c.text),)
     assert c.skipped == ()
-    line = ("- [Primary](a.md) — see [SecondaryLinkWithVeryLongTitle](b.md) plus "
-            "[[wiki_target_name]] " + "pad " * 30 + "end")
+    line = (
+        "- [Primary](a.md) — see [SecondaryLinkWithVeryLongTitle](b.md) plus "
+        "[[wiki_target_name]] " + "pad " * 30 + "end"
+    )
     assert compact_index_lines(line, 50).text == "- [Primary](a.md) — see…"
 
 
@@ -250,7 +329,12 @@ def test_example_9_lines() -> None:
     assert budget_finding("\n".join(["x"] * 200) + "\n\n  \n") is None
     b = budget_finding("\n".join(["x"] * 201))
     assert (b.limit, b.over, b.first_unloaded_line, b.index_lines, b.index_chars) == (
-        "lines", 1, 201, 201, 401)
+        "lines",
+        1,
+        201,
+        201,
+        401,
+    )
     assert b.index_bytes is None and b.budget_bytes is None
     b = budget_finding("\n\n\n" + "\n".join(["x"] * 201))
     assert b.first_unloaded_line == 204 and b.index_lines == 201
@@ -266,7 +350,12 @@ def test_example_10_chars() -> None:
     assert budget_finding("é" * 25000) is None
     b = budget_finding("é" * 25000, budget_bytes=25000)
     assert (b.limit, b.over, b.index_bytes, b.budget_bytes, b.first_unloaded_line) == (
-        "bytes", 25000, 50000, 25000, 1)
+        "bytes",
+        25000,
+        50000,
+        25000,
+        1,
+    )
     b = budget_finding("\n".join(["c" * 200] * 130))
     assert (b.limit, b.over, b.first_unloaded_line) == ("chars", 1129, 125)
     text = "\n".join(["c" * 100] * 300)
@@ -287,19 +376,32 @@ def test_example_11_stripping() -> None:
     assert (b.limit, b.over, b.first_unloaded_line) == ("lines", 1, 207)
     base = STRIP_HEAD + "\n".join(["y"] * 200) + "\n"
     assert budget_finding(base + "<!-- note -->") is None
-    for extra in ("- [A](a.md) <!-- note -->", "<!-- note --> tail", "<!-- note",
-                  "    <!-- note -->", "```\n<!-- note -->\n```"):
+    for extra in (
+        "- [A](a.md) <!-- note -->",
+        "<!-- note --> tail",
+        "<!-- note",
+        "    <!-- note -->",
+        "```\n<!-- note -->\n```",
+    ):
         b = budget_finding(base + extra)
         assert b is not None and b.limit == "lines", extra
 
 
 def test_example_12_frontmatter() -> None:
-    text = ("---\nname: ship-early\ndescription: Ship small PRs; it's the user's call\n"
-            "type: feedback\nmodified: 2026-09-01T12:00:00Z\n---\nbody")
-    assert parse_frontmatter(text) == ("ship-early", "feedback",
-                                       "Ship small PRs; it's the user's call")
+    text = (
+        "---\nname: ship-early\ndescription: Ship small PRs; it's the user's call\n"
+        "type: feedback\nmodified: 2026-09-01T12:00:00Z\n---\nbody"
+    )
+    assert parse_frontmatter(text) == (
+        "ship-early",
+        "feedback",
+        "Ship small PRs; it's the user's call",
+    )
     assert parse_frontmatter("---\nmetadata:\n  type: project\ntype: User\n---\n") == (
-        None, "user", None)
+        None,
+        "user",
+        None,
+    )
 
 
 # ------------------------------------------------------------------ shared rules (§4)
@@ -345,10 +447,10 @@ def test_frontmatter_shapes() -> None:
     assert parse_frontmatter("---\ntypes: a\n---").memory_type is None
     assert parse_frontmatter("---\ndescription: |\n  text\n---").description is None
     assert parse_frontmatter("---\ndescription: > folded\n---").description is None
-    assert parse_frontmatter("---\ndescription: \"q\"\n---").description == "q"
+    assert parse_frontmatter('---\ndescription: "q"\n---').description == "q"
     assert parse_frontmatter("---\ndescription: 'q\"\n---").description == "'q\""
-    assert parse_frontmatter("---\ndescription: \"\"\n---").description is None
-    assert parse_frontmatter("---\ndescription: \"\n---").description == '"'
+    assert parse_frontmatter('---\ndescription: ""\n---').description is None
+    assert parse_frontmatter('---\ndescription: "\n---').description == '"'
     assert parse_frontmatter("---\ndescription:\ndescription: x\n---").description is None
     assert parse_frontmatter("---\ndescription: \t a b \r\n---").description == "a b"
     assert parse_frontmatter("---\nmodified: x\noriginSessionId: y\n---") == (None, None, None)
@@ -365,8 +467,14 @@ def test_scalar_value_matches_regex(rest: str) -> None:
 
 
 def test_memory_type_from_name() -> None:
-    inv = mi._Inventory([("Project_x.md", "b"), ("2024_x.md", "b"), ("notes-x.md", "b"),
-                         ("user_y.md", "---\ntype: feedback\n---\n")])
+    inv = mi._Inventory(
+        [
+            ("Project_x.md", "b"),
+            ("2024_x.md", "b"),
+            ("notes-x.md", "b"),
+            ("user_y.md", "---\ntype: feedback\n---\n"),
+        ]
+    )
     assert inv.memory_type("Project_x.md") == "project"
     assert inv.memory_type("2024_x.md") is None and inv.memory_type("notes-x.md") is None
     assert inv.memory_type("user_y.md") == "feedback"
@@ -374,18 +482,27 @@ def test_memory_type_from_name() -> None:
 
 def test_index_links_rules() -> None:
     assert extract_index_links("[a [b](x.md)") == (IndexLink("a [b", "x.md", 1),)
-    text = ("![img](i.md) [A](a.MD) [B](b.md#s) [C](sub/c.md) [D](d\\e.md) [E](https:e.md) "
-            "[F](f.txt) [ G ](g.md)\r\n[H](h.md) [](e.md) [I]( i.md) [J](j .md)")
-    assert extract_index_links(text) == (IndexLink("A", "a.MD", 1), IndexLink("G", "g.md", 1),
-                                         IndexLink("H", "h.md", 2))
+    text = (
+        "![img](i.md) [A](a.MD) [B](b.md#s) [C](sub/c.md) [D](d\\e.md) [E](https:e.md) "
+        "[F](f.txt) [ G ](g.md)\r\n[H](h.md) [](e.md) [I]( i.md) [J](j .md)"
+    )
+    assert extract_index_links(text) == (
+        IndexLink("A", "a.MD", 1),
+        IndexLink("G", "g.md", 1),
+        IndexLink("H", "h.md", 2),
+    )
     assert extract_index_links("[x](y.md)(z.md) [[w]](v.md) [[u](t.md)") == (
-        IndexLink("x", "y.md", 1), IndexLink("[u", "t.md", 1))
+        IndexLink("x", "y.md", 1),
+        IndexLink("[u", "t.md", 1),
+    )
     assert extract_index_links(None) == () and extract_index_links(42) == ()
     assert extract_index_links("[a](b [c](d.md)") == (IndexLink("c", "d.md", 1),)
     assert extract_index_links("[a](b.md") == ()
     assert extract_index_links("[a]\n(b.md)") == ()
     assert extract_index_links("x\n[a](b.md)\n\n[c](d.md)") == (
-        IndexLink("a", "b.md", 2), IndexLink("c", "d.md", 4))
+        IndexLink("a", "b.md", 2),
+        IndexLink("c", "d.md", 4),
+    )
 
 
 _LINK_RE = re.compile(r"\[([^\]]+)\]\(([^)\s]+)\)")
@@ -398,8 +515,12 @@ def _ref_index_links(text: str) -> tuple[IndexLink, ...]:
             target = m.group(2)
             if m.start() > 0 and line[m.start() - 1] == "!":
                 continue
-            if (not target.lower().endswith(".md") or "/" in target or "\\" in target
-                    or re.match(r"[A-Za-z]+:", target)):
+            if (
+                not target.lower().endswith(".md")
+                or "/" in target
+                or "\\" in target
+                or re.match(r"[A-Za-z]+:", target)
+            ):
                 continue
             out.append(IndexLink(m.group(1).strip(), target, number))
     return tuple(out)
@@ -426,8 +547,12 @@ def test_index_links_match_reference(text: str) -> None:
 
 def test_scanner_adjacent_links() -> None:
     text = "[a](b.md)[c](d.md)![e](f.md)[g](h.md) [i](j.md)"
-    expected = (IndexLink("a", "b.md", 1), IndexLink("c", "d.md", 1),
-                IndexLink("g", "h.md", 1), IndexLink("i", "j.md", 1))
+    expected = (
+        IndexLink("a", "b.md", 1),
+        IndexLink("c", "d.md", 1),
+        IndexLink("g", "h.md", 1),
+        IndexLink("i", "j.md", 1),
+    )
     assert extract_index_links(text) == expected
     with _ScannersOnly():
         assert extract_index_links(text) == expected
@@ -446,8 +571,10 @@ def test_scanner_adjacent_links() -> None:
 
 def test_index_link_after_bare_brackets() -> None:
     # the search resumes right after a "]" not followed by "(" (it may open a link)
-    for text, want in (("[a][b](c.md)", (IndexLink("b", "c.md", 1),)),
-                       ("[a]x[b](c.md) [d](e f.md)", (IndexLink("b", "c.md", 1),))):
+    for text, want in (
+        ("[a][b](c.md)", (IndexLink("b", "c.md", 1),)),
+        ("[a]x[b](c.md) [d](e f.md)", (IndexLink("b", "c.md", 1),)),
+    ):
         assert extract_index_links(text) == want == _ref_index_links(text)
         with _ScannersOnly():
             assert extract_index_links(text) == want
@@ -504,7 +631,9 @@ def test_wiki_links_rules() -> None:
     assert extract_wiki_links("[[a\nb]] [[c\r]] [[d]] [[e] [[f#x|y]]") == ("d", "f")
     assert extract_wiki_links("[[]] [[x]]") == ("x",)
     assert extract_wiki_links("---\nname: [[in_fm]]\n---\n```\n[[in_code]]\n```") == (
-        "in_fm", "in_code")
+        "in_fm",
+        "in_code",
+    )
     assert extract_wiki_links(None) == () and extract_wiki_links(["[[a]]"]) == ()
 
 
@@ -513,8 +642,11 @@ _WIKI_RE = re.compile(r"\[\[([^\]\r\n]+)\]\]")
 
 @given(st.text(alphabet="[]|# a\n\r", max_size=40))
 def test_wiki_links_match_reference(text: str) -> None:
-    expected = tuple(n for n in (m.group(1).split("|")[0].split("#")[0].strip()
-                                 for m in _WIKI_RE.finditer(text)) if n)
+    expected = tuple(
+        n
+        for n in (m.group(1).split("|")[0].split("#")[0].strip() for m in _WIKI_RE.finditer(text))
+        if n
+    )
     assert extract_wiki_links(text) == expected
     with _ScannersOnly():
         assert extract_wiki_links(text) == expected
@@ -541,12 +673,23 @@ def test_inventory_shapes_and_order() -> None:
     assert lint(None, 42).swept is False
     mapping = OrderedDict([("a.md", "x"), ("b.md", None), ("MEMORY.md", "i")])
     assert lint(None, mapping).coverage == Coverage(1, 2, 0, 1, 1, False)
-    entries = [("a.md", "x"), ("a.md", "y"), ["b.md", "z"], ("c.md", "1", "2"), ("", "x"),
-               {"name": "d.md", "content": "w"}, {"name": "e.md", "content": b"bytes"},
-               ("f.md", 42), "g.md", ("memory.MD", None), ("Memory.md", "again")]
+    entries = [
+        ("a.md", "x"),
+        ("a.md", "y"),
+        ["b.md", "z"],
+        ("c.md", "1", "2"),
+        ("", "x"),
+        {"name": "d.md", "content": "w"},
+        {"name": "e.md", "content": b"bytes"},
+        ("f.md", 42),
+        "g.md",
+        ("memory.MD", None),
+        ("Memory.md", "again"),
+    ]
     cov = lint(None, entries).coverage
-    assert cov == Coverage(reached=3, skipped=8, malformed=4, contentless=2,
-                           index_excluded=2, index_read=False)
+    assert cov == Coverage(
+        reached=3, skipped=8, malformed=4, contentless=2, index_excluded=2, index_read=False
+    )
     # the first of two equal names counts; the duplicate is malformed
     result = lint("- [A](a.md)", [("a.md", "first [[zz]]"), ("a.md", "second [[yy]]")])
     assert [f.wiki for f in checks(result, "dangling-wiki-link")] == ["zz"]
@@ -648,23 +791,42 @@ def test_self_link_and_index_link_to_memory_md() -> None:
 def test_dead_index_link_fires_in_index_order() -> None:
     text = "- [X](x.md)\n- [G1](gone1.md) [G2](gone2.md)\n- [G0](gone0.md)"
     dead = checks(lint(text, [("x.md", "")]), "dead-index-link")
-    assert [(f.target, f.lines) for f in dead] == [("gone1.md", (2,)), ("gone2.md", (2,)),
-                                                   ("gone0.md", (3,))]
+    assert [(f.target, f.lines) for f in dead] == [
+        ("gone1.md", (2,)),
+        ("gone2.md", (2,)),
+        ("gone0.md", (3,)),
+    ]
 
 
 def test_duplicate_target_pairs_and_order() -> None:
-    text = "\n".join(["- [Alpha beta](b.md)", "- [Gamma](a.md)", "- [Delta](b.md)",
-                      "- [Epsilon](a.md)", "- [Zeta](b.md)", "- [Alpha](B.md)"])
-    dups = checks(lint(text, [("a.md", ""), ("b.md", ""), ("B.md", "")]),
-                  "duplicate-link-target")
+    text = "\n".join(
+        [
+            "- [Alpha beta](b.md)",
+            "- [Gamma](a.md)",
+            "- [Delta](b.md)",
+            "- [Epsilon](a.md)",
+            "- [Zeta](b.md)",
+            "- [Alpha](B.md)",
+        ]
+    )
+    dups = checks(lint(text, [("a.md", ""), ("b.md", ""), ("B.md", "")]), "duplicate-link-target")
     assert [(f.subject, f.lines) for f in dups] == [
-        ("b.md", (1, 3)), ("b.md", (1, 5)), ("b.md", (3, 5)), ("a.md", (2, 4))]
+        ("b.md", (1, 3)),
+        ("b.md", (1, 5)),
+        ("b.md", (3, 5)),
+        ("a.md", (2, 4)),
+    ]
     # undefined Jaccard (no title tokens) is never a finding; exactly 0.2 is not
     text = "- [1](a.md)\n- [x y](a.md)\n- [one two three four five](a.md)\n- [five six](a.md)"
     dups = checks(lint(text, [("a.md", "")]), "duplicate-link-target")
     assert [(f.lines, f.similarity) for f in dups] == [((3, 4), 1 / 6)]
-    assert checks(lint("- [one two three four](a.md)\n- [four five](a.md)\n",
-                       [("a.md", "")]), "duplicate-link-target") == []  # exactly 0.2
+    assert (
+        checks(
+            lint("- [one two three four](a.md)\n- [four five](a.md)\n", [("a.md", "")]),
+            "duplicate-link-target",
+        )
+        == []
+    )  # exactly 0.2
     almost = "- [one two three four five six](a.md)\n- [six seven](a.md)\n"
     (f,) = checks(lint(almost, [("a.md", "")]), "duplicate-link-target")
     assert f.similarity == 1 / 7
@@ -674,8 +836,11 @@ def test_dangling_orphan_order_and_severity() -> None:
     files = [("z.md", "[[gone]] [[a]] [[gone]]"), ("a.md", "[[missing|alias]]"), ("c.md", None)]
     result = lint("- [A](a.md)", files)
     dang = checks(result, "dangling-wiki-link")
-    assert [(f.subject, f.wiki) for f in dang] == [("z.md", "gone"), ("z.md", "gone"),
-                                                   ("a.md", "missing")]
+    assert [(f.subject, f.wiki) for f in dang] == [
+        ("z.md", "gone"),
+        ("z.md", "gone"),
+        ("a.md", "missing"),
+    ]
     assert [f.subject for f in checks(result, "orphan-memory-file")] == ["z.md"]
     assert all(f.severity == "info" for f in dang)
 
@@ -687,9 +852,14 @@ def test_orphans_when_index_absent() -> None:
 
 
 def test_near_duplicate_type_gating() -> None:
-    files = [("feedback_retry_rule.md", ""), ("project_retry_rule.md", ""),
-             ("retry_rule.md", "---\ntype: feedback\n---\n"), ("2024_retry_rule.md", ""),
-             ("notes-retry-rule.md", ""), ("notes-retry_rule.md", "")]
+    files = [
+        ("feedback_retry_rule.md", ""),
+        ("project_retry_rule.md", ""),
+        ("retry_rule.md", "---\ntype: feedback\n---\n"),
+        ("2024_retry_rule.md", ""),
+        ("notes-retry-rule.md", ""),
+        ("notes-retry_rule.md", ""),
+    ]
     near = checks(lint("", files), "near-duplicate-slug")
     # the frontmatter type gives retry_rule.md a type; its tokens drop the 'retry_' prefix
     assert [(f.files, f.memory_type) for f in near] == []
@@ -700,10 +870,14 @@ def test_near_duplicate_type_gating() -> None:
     assert not checks(lint("", [("user_the.md", ""), ("user_of.md", "")]), "near-duplicate-slug")
     # boundary: 7/10 fires, 2/3 does not
     seven = "_".join(f"k{i}" for i in range(7))
-    assert checks(lint("", [(f"user_{seven}_k7_k8_k9.md", ""), (f"user_{seven}.md", "")]),
-                  "near-duplicate-slug")[0].similarity == 0.7
-    assert not checks(lint("", [("user_b_c.md", ""), ("user_b_c_d.md", "")]),
-                      "near-duplicate-slug")
+    assert (
+        checks(
+            lint("", [(f"user_{seven}_k7_k8_k9.md", ""), (f"user_{seven}.md", "")]),
+            "near-duplicate-slug",
+        )[0].similarity
+        == 0.7
+    )
+    assert not checks(lint("", [("user_b_c.md", ""), ("user_b_c_d.md", "")]), "near-duplicate-slug")
 
 
 def _oracle_pairs(sets: list[frozenset[str]]) -> list[tuple[int, int, float]]:
@@ -731,15 +905,22 @@ def test_threshold_fractions() -> None:
     assert mi._Nearest._need(1, 1) == 1 and mi._Nearest._need(5, 9) == 4
 
 
-@given(st.lists(st.frozensets(st.sampled_from("abcdefghijklmn"), min_size=1, max_size=12),
-                max_size=30))
+@given(
+    st.lists(st.frozensets(st.sampled_from("abcdefghijklmn"), min_size=1, max_size=12), max_size=30)
+)
 def test_near_duplicates_equal_all_pairs(sets: list[frozenset[str]]) -> None:
     assert mi._similar_pairs(sets) == _oracle_pairs(sets)
 
 
-@given(st.lists(st.tuples(st.sampled_from(["feedback", "project", "Zz", "9"]),
-                          st.lists(st.sampled_from(["a", "b", "c", "d", "the", "1", "e"]),
-                                   max_size=6)), max_size=16))
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["feedback", "project", "Zz", "9"]),
+            st.lists(st.sampled_from(["a", "b", "c", "d", "the", "1", "e"]), max_size=6),
+        ),
+        max_size=16,
+    )
+)
 def test_near_duplicate_findings_equal_all_pairs(spec: list[tuple[str, list[str]]]) -> None:
     names = list(dict.fromkeys(f"{kind}_{'_'.join(words)}.md" for kind, words in spec))
     files = [(n, "") for n in names]
@@ -764,8 +945,14 @@ def test_findings_grouped_in_check_order() -> None:
     files = [("user_a_b.md", "[[nothing]]"), ("user_b_a.md", "")]
     text = "- [X](gone.md)\n- [Alpha](user_a_b.md)\n- [Beta](user_a_b.md)\n" + "x\n" * 200
     order = [f.check for f in lint(text, files).findings]
-    assert order == ["dead-index-link", "duplicate-link-target", "index-over-budget",
-                     "dangling-wiki-link", "orphan-memory-file", "near-duplicate-slug"]
+    assert order == [
+        "dead-index-link",
+        "duplicate-link-target",
+        "index-over-budget",
+        "dangling-wiki-link",
+        "orphan-memory-file",
+        "near-duplicate-slug",
+    ]
 
 
 # ------------------------------------------------------------------ the load view (§4.9)
@@ -781,7 +968,7 @@ def _ref_load(text: str) -> tuple[str, list[int]]:
     if text.startswith("---"):
         close = text.find("\n---", 3)
         if close >= 0:
-            i = text[:close + 1].count("\n") + 1
+            i = text[: close + 1].count("\n") + 1
     kept: list[int] = []
     fence = ""
     while i < len(raw):
@@ -804,15 +991,15 @@ def _ref_load(text: str) -> tuple[str, list[int]]:
             q = text.find("-->", starts[i] + m.end())
             if q >= 0:
                 j = text[:q].count("\n")
-                if re.fullmatch(r"[ \t\r]*", raw[j][q - starts[j] + 3:]):
+                if re.fullmatch(r"[ \t\r]*", raw[j][q - starts[j] + 3 :]):
                     i = j + 1
                     continue
         kept.append(i)
         i += 1
     joined = "\n".join(raw[k] for k in kept)
     loaded = joined.strip(_WS)
-    dropped = joined[:len(joined) - len(joined.lstrip(_WS))].count("\n")
-    numbers = [k + 1 for k in kept[dropped:dropped + (loaded.count("\n") + 1 if loaded else 0)]]
+    dropped = joined[: len(joined) - len(joined.lstrip(_WS))].count("\n")
+    numbers = [k + 1 for k in kept[dropped : dropped + (loaded.count("\n") + 1 if loaded else 0)]]
     return loaded, numbers
 
 
@@ -824,8 +1011,9 @@ def _u8(s: str) -> int:
     return len(s.encode("utf-8", "surrogatepass"))
 
 
-def _ref_budget(text: str, max_lines: int, max_chars: int, budget: int | None,
-                given_bytes: int | None) -> tuple[Any, ...] | None:
+def _ref_budget(
+    text: str, max_lines: int, max_chars: int, budget: int | None, given_bytes: int | None
+) -> tuple[Any, ...] | None:
     loaded, numbers = _ref_load(text)
     if not loaded:
         return None
@@ -846,39 +1034,88 @@ def _ref_budget(text: str, max_lines: int, max_chars: int, budget: int | None,
     if "lines" in over or "chars" in over or ("bytes" in over and given_bytes is None):
         for k in range(1, il + 1):
             prefix = "\n".join(lines[:k])
-            failed = [k > max_lines, _u16(prefix) > max_chars,
-                      budget is not None and given_bytes is None and _u8(prefix) > budget]
+            failed = [
+                k > max_lines,
+                _u16(prefix) > max_chars,
+                budget is not None and given_bytes is None and _u8(prefix) > budget,
+            ]
             if any(failed):
                 limit = mi.INDEX_LIMITS[failed.index(True)]
                 first = numbers[k - 1]
                 break
-    return (limit, over[limit], first, il, ic,
-            size if budget is not None else None, budget)
+    return (limit, over[limit], first, il, ic, size if budget is not None else None, budget)
 
 
-_LINE_PIECES = ["", "x", "  ", "---", "--- x", "<!-- a", "-->", "<!-- b -->", "```", "````",
-                "~~~", "   ```", "    ```", "``` x", "    <!-- c -->", "   <!-- d -->  ",
-                "- [A](a.md)", "\r", "😀", "é", "tail --> x", "<!--", "-->  \r", "a-->",
-                "<!-- -->x", "\t", "\x0b", "2026-01-05 y", "<!-->", "x <!-- y -->"]
+_LINE_PIECES = [
+    "",
+    "x",
+    "  ",
+    "---",
+    "--- x",
+    "<!-- a",
+    "-->",
+    "<!-- b -->",
+    "```",
+    "````",
+    "~~~",
+    "   ```",
+    "    ```",
+    "``` x",
+    "    <!-- c -->",
+    "   <!-- d -->  ",
+    "- [A](a.md)",
+    "\r",
+    "😀",
+    "é",
+    "tail --> x",
+    "<!--",
+    "-->  \r",
+    "a-->",
+    "<!-- -->x",
+    "\t",
+    "\x0b",
+    "2026-01-05 y",
+    "<!-->",
+    "x <!-- y -->",
+]
 
 
-@given(st.lists(st.sampled_from(_LINE_PIECES), max_size=14), st.sampled_from(["\n", "\r\n"]),
-       st.integers(1, 6), st.integers(1, 40), st.one_of(st.none(), st.integers(1, 60)),
-       st.one_of(st.none(), st.integers(0, 80)))
-def test_load_view_matches_reference(pieces: list[str], sep: str, max_lines: int,
-                                     max_chars: int, budget: int | None,
-                                     given_bytes: int | None) -> None:
+@given(
+    st.lists(st.sampled_from(_LINE_PIECES), max_size=14),
+    st.sampled_from(["\n", "\r\n"]),
+    st.integers(1, 6),
+    st.integers(1, 40),
+    st.one_of(st.none(), st.integers(1, 60)),
+    st.one_of(st.none(), st.integers(0, 80)),
+)
+def test_load_view_matches_reference(
+    pieces: list[str],
+    sep: str,
+    max_lines: int,
+    max_chars: int,
+    budget: int | None,
+    given_bytes: int | None,
+) -> None:
     text = sep.join(pieces)
-    b = budget_finding(text, max_lines=max_lines, max_chars=max_chars, budget_bytes=budget,
-                       index_bytes=given_bytes)
-    expected = _ref_budget(text, max_lines, max_chars, budget,
-                           given_bytes if budget is not None else None)
+    b = budget_finding(
+        text, max_lines=max_lines, max_chars=max_chars, budget_bytes=budget, index_bytes=given_bytes
+    )
+    expected = _ref_budget(
+        text, max_lines, max_chars, budget, given_bytes if budget is not None else None
+    )
     if expected is None:
         assert b is None
     else:
         assert b is not None
-        assert (b.limit, b.over, b.first_unloaded_line, b.index_lines, b.index_chars,
-                b.index_bytes, b.budget_bytes) == expected
+        assert (
+            b.limit,
+            b.over,
+            b.first_unloaded_line,
+            b.index_lines,
+            b.index_chars,
+            b.index_bytes,
+            b.budget_bytes,
+        ) == expected
     loaded, numbers = _ref_load(text)
     view = mi._load_view(text)
     assert [n for n, _ in view.lines] == numbers
@@ -897,8 +1134,12 @@ def test_stripped_content_never_counts() -> None:
     assert budget_finding("---\n" + "name: x\n" * 500 + "---\n") is None
     assert budget_finding("<!--\n" + "x\n" * 500 + "-->") is None
     assert budget_finding("\n" * 500 + "x" + " " * 30000) is None
-    assert budget_finding("---\na: b\n---\n<!-- c -->", max_lines=1, max_chars=1,
-                          budget_bytes=1, index_bytes=999) is None  # loads nothing
+    assert (
+        budget_finding(
+            "---\na: b\n---\n<!-- c -->", max_lines=1, max_chars=1, budget_bytes=1, index_bytes=999
+        )
+        is None
+    )  # loads nothing
     assert budget_finding("   <!-- c -->\n" * 300 + "ok") is None
 
 
@@ -980,17 +1221,27 @@ def test_budget_message_names_everything() -> None:
 
 
 def test_graph_rules() -> None:
-    files = [("a.md", "[[b]] [[b]] [[a]] [[c]] [[gone]]"), ("b.md", "[[a]]"),
-             ("c.md", "[[a]]"), ("d.md", "[[a]] [[x]]"), ("e.md", None), ("MEMORY.md", "[[a]]"),
-             ("user_f.md", "[[e]]")]
+    files = [
+        ("a.md", "[[b]] [[b]] [[a]] [[c]] [[gone]]"),
+        ("b.md", "[[a]]"),
+        ("c.md", "[[a]]"),
+        ("d.md", "[[a]] [[x]]"),
+        ("e.md", None),
+        ("MEMORY.md", "[[a]]"),
+        ("user_f.md", "[[e]]"),
+    ]
     g = build_memory_link_graph(files)
     assert [n.file for n in g.nodes] == ["a.md", "b.md", "c.md", "e.md", "d.md", "user_f.md"]
     assert g.nodes[0] == mi.GraphNode("a.md", None, 2, 3)
     assert mi.GraphNode("e.md", None, 0, 1) in g.nodes
     assert mi.GraphNode("user_f.md", "user", 1, 0) in g.nodes
     assert g.edges[:2] == (mi.Edge("a.md", "b.md"), mi.Edge("a.md", "c.md"))
-    assert g.backlinks == {"a.md": ("b.md", "c.md", "d.md"), "b.md": ("a.md",),
-                           "c.md": ("a.md",), "e.md": ("user_f.md",)}
+    assert g.backlinks == {
+        "a.md": ("b.md", "c.md", "d.md"),
+        "b.md": ("a.md",),
+        "c.md": ("a.md",),
+        "e.md": ("user_f.md",),
+    }
     assert g.hubs == (mi.Hub("a.md", 3),)
     assert g.unlinked == ("d.md", "user_f.md")
     assert g.dangling == (mi.DanglingLink("a.md", "gone"), mi.DanglingLink("d.md", "x"))
@@ -1004,12 +1255,21 @@ def test_graph_rules() -> None:
 
 
 def test_repair_candidates_and_kinds() -> None:
-    files = [("feedback_ship_early.md", "---\nname: ship-early-rule\n"
-              "description: Ship small PRs\n---\n[[feedback_ship_erly]] [[qqq]]"),
-             ("project_plan.md", "x"), ("user_retry_rule.md", ""), ("user_retry_rules.md", ""),
-             ("user_rule_retry.md", "")]
-    text = ("- [Plan](project_plan.md)\n- [Other](project_plan.md)\n"
-            "- [Ship](feedback_ship_early_old.md)\n- [Retry](user_rule_retry.md)")
+    files = [
+        (
+            "feedback_ship_early.md",
+            "---\nname: ship-early-rule\n"
+            "description: Ship small PRs\n---\n[[feedback_ship_erly]] [[qqq]]",
+        ),
+        ("project_plan.md", "x"),
+        ("user_retry_rule.md", ""),
+        ("user_retry_rules.md", ""),
+        ("user_rule_retry.md", ""),
+    ]
+    text = (
+        "- [Plan](project_plan.md)\n- [Other](project_plan.md)\n"
+        "- [Ship](feedback_ship_early_old.md)\n- [Retry](user_rule_retry.md)"
+    )
     result = repairs(text, files)
     kinds = [(r.kind, r.candidate, r.survivor) for r in result.repairs]
     assert kinds == [
@@ -1033,14 +1293,16 @@ def test_dangling_repair_only_with_candidate() -> None:
     files = [("feedback_ship_early.md", "[[feedback ship]] [[zzz]]")]
     result = repairs("- [S](feedback_ship_early.md)", files)
     (r,) = result.repairs
-    assert (r.kind, r.severity, r.candidate) == ("fix-dangling-wiki", "info",
-                                                 "feedback_ship_early.md")
+    assert (r.kind, r.severity, r.candidate) == (
+        "fix-dangling-wiki",
+        "info",
+        "feedback_ship_early.md",
+    )
     assert r.finding.wiki == "feedback ship" and "did you mean" in r.message
 
 
 def test_nearest_rules() -> None:
-    inv = mi._Inventory([("p_q.md", "---\nname: r s t\n---\n"), ("x_y.md", None),
-                         ("r_s.md", "")])
+    inv = mi._Inventory([("p_q.md", "---\nname: r s t\n---\n"), ("x_y.md", None), ("r_s.md", "")])
     near = mi._Nearest(inv)
     assert near("p q") == "p_q.md"
     assert near("r s t") == "p_q.md"  # a frontmatter-name key maps to its file
@@ -1078,11 +1340,18 @@ def _scan_nearest(inv: Any, ref: str) -> str | None:
 _WORD = st.sampled_from(["ab", "cd", "ef", "gh", "ij", "kl", "mn", "op", "the", "7"])
 
 
-@given(st.lists(st.tuples(st.lists(_WORD, min_size=1, max_size=7), st.booleans(),
-                          st.lists(_WORD, max_size=5)), max_size=12),
-       st.lists(_WORD, max_size=9))
-def test_nearest_equals_scan(spec: list[tuple[list[str], bool, list[str]]],
-                             query: list[str]) -> None:
+@given(
+    st.lists(
+        st.tuples(
+            st.lists(_WORD, min_size=1, max_size=7), st.booleans(), st.lists(_WORD, max_size=5)
+        ),
+        max_size=12,
+    ),
+    st.lists(_WORD, max_size=9),
+)
+def test_nearest_equals_scan(
+    spec: list[tuple[list[str], bool, list[str]]], query: list[str]
+) -> None:
     files: list[tuple[str, str | None]] = []
     for words, readable, front in spec:
         content = f"---\nname: {' '.join(front)}\n---\n" if front else ""
@@ -1106,15 +1375,22 @@ def test_survivor_rules() -> None:
     files = [("user_a_b.md", ""), ("user_b_a.md", "")]
     (r,) = [r for r in repairs("", files).repairs if r.kind == "merge-near-duplicate"]
     assert r.survivor == "user_a_b.md"  # A on a tie
-    (r,) = [r for r in repairs("- [X](user_b_a.md)", files).repairs
-            if r.kind == "merge-near-duplicate"]
+    (r,) = [
+        r for r in repairs("- [X](user_b_a.md)", files).repairs if r.kind == "merge-near-duplicate"
+    ]
     assert r.survivor == "user_b_a.md" and "merge user_a_b.md into user_b_a.md" in r.message
-    (r,) = [r for r in repairs("- [X](user_b_a.md)\n- [X](user_a_b.md)", files).repairs
-            if r.kind == "merge-near-duplicate"]
+    (r,) = [
+        r
+        for r in repairs("- [X](user_b_a.md)\n- [X](user_a_b.md)", files).repairs
+        if r.kind == "merge-near-duplicate"
+    ]
     assert r.survivor == "user_a_b.md"
     files = [("user_a_b_long.md", ""), ("user_b_a_long.md", ""), ("x", "")]
-    (r,) = [r for r in repairs("- [Y](user_a_b_long.md)", files).repairs
-            if r.kind == "merge-near-duplicate"]
+    (r,) = [
+        r
+        for r in repairs("- [Y](user_a_b_long.md)", files).repairs
+        if r.kind == "merge-near-duplicate"
+    ]
     assert r.survivor == "user_a_b_long.md"
 
 
@@ -1142,14 +1418,33 @@ def test_prune_index_repair_covers_binding_limit() -> None:
 
 
 def test_prune_candidates() -> None:
-    text = "\n".join(["---", "d: 2020-01-01", "---", "<!-- 2019-01-01 -->",
-                      "a 2026-03-01 x", "b 2026-01-01", "c 2026-01-05T10:00", "d x2026-01-02",
-                      "e 2026-01-01_x", "f (2025-12-31)", "g 2026-02-01 and 2020-01-01",
-                      "```", "h 2024-01-01", "```", "  i 2023-05-05  " + "z" * 120])
+    text = "\n".join(
+        [
+            "---",
+            "d: 2020-01-01",
+            "---",
+            "<!-- 2019-01-01 -->",
+            "a 2026-03-01 x",
+            "b 2026-01-01",
+            "c 2026-01-05T10:00",
+            "d x2026-01-02",
+            "e 2026-01-01_x",
+            "f (2025-12-31)",
+            "g 2026-02-01 and 2020-01-01",
+            "```",
+            "h 2024-01-01",
+            "```",
+            "  i 2023-05-05  " + "z" * 120,
+        ]
+    )
     got = suggest_prune_candidates(text)
-    assert [(c.line, c.date) for c in got] == [(15, "2023-05-05"), (13, "2024-01-01"),
-                                               (10, "2025-12-31"), (6, "2026-01-01"),
-                                               (11, "2026-02-01")]
+    assert [(c.line, c.date) for c in got] == [
+        (15, "2023-05-05"),
+        (13, "2024-01-01"),
+        (10, "2025-12-31"),
+        (6, "2026-01-01"),
+        (11, "2026-02-01"),
+    ]
     assert len(suggest_prune_candidates(text, 0)) == mi.DEFAULT_PRUNE_LIMIT
     c = got[0]
     assert c.text == ("i 2023-05-05  " + "z" * 120)[:100] and len(c.text) == 100
@@ -1159,7 +1454,7 @@ def test_prune_candidates() -> None:
     assert [c.line for c in suggest_prune_candidates(text, over_lines=3)] == [15, 13, 10]
     assert [c.line for c in suggest_prune_candidates(text, over_chars=137)] == [15]
     assert [c.line for c in suggest_prune_candidates(text, over_chars=138)] == [15, 13]
-    assert len(suggest_prune_candidates(text, 10 ** 9)) == 6  # all when none suffices
+    assert len(suggest_prune_candidates(text, 10**9)) == 6  # all when none suffices
     assert len(suggest_prune_candidates(text, True)) == 5  # bool is no target
     assert suggest_prune_candidates("", 5) == () and suggest_prune_candidates(None) == ()
 
@@ -1173,8 +1468,10 @@ def test_nearest_reach_boundary_and_cross_size_tie() -> None:
     assert candidate({"aa_bb_cc_dd_ee.md": "x"}) == "aa_bb_cc_dd_ee.md"
     assert candidate({"aa_bb_cc_dd_ee_ff.md": "x"}) is None
     # equal similarity (0.5) from keys of different sizes: the earlier file wins
-    for files, want in ((["aa_bb_cc_xx_yy.md", "aa_bb.md"], "aa_bb_cc_xx_yy.md"),
-                        (["aa_bb.md", "aa_bb_cc_xx_yy.md"], "aa_bb.md")):
+    for files, want in (
+        (["aa_bb_cc_xx_yy.md", "aa_bb.md"], "aa_bb_cc_xx_yy.md"),
+        (["aa_bb.md", "aa_bb_cc_xx_yy.md"], "aa_bb.md"),
+    ):
         result = suggest_memory_repairs("- [A](aa_bb_cc_dd.md)\n", {f: "x" for f in files})
         assert [r.candidate for r in result.repairs if r.kind == "fix-dead-link"] == [want]
 
@@ -1266,13 +1563,15 @@ def test_compaction_link_at_tail_start() -> None:
     # explicit examples (not hypothesis): a "[[" or "[" opening the tail, complete or cut
     head = "- [T](t.md) "
     assert compact_index_lines(head + "[[wiki_name]] " + "q" * 50, 40).text == (
-        head + "[[wiki_name]] " + "q" * 13 + "…")
+        head + "[[wiki_name]] " + "q" * 13 + "…"
+    )
     line = head + "[[wiki_name_that_is_far_too_long]] " + "q" * 50
     assert compact_index_lines(line, 40).text == line  # the cut would empty the tail
     line = head + "[x " + "q" * 50
     assert compact_index_lines(line, 40).text == line
     assert compact_index_lines(head + "[x](y) " + "q" * 50, 40).text == (
-        head + "[x](y) " + "q" * 20 + "…")
+        head + "[x](y) " + "q" * 20 + "…"
+    )
     line = head + "a[[wiki_name_that_is_far_too_long]] " + "q" * 50
     assert compact_index_lines(line, 40).text == head + "a…"
     assert compact_index_lines(head + "a [[w]] [b " + "q" * 50, 30).text == head + "a [[w]]…"
@@ -1282,7 +1581,8 @@ def test_compaction_line_breaks_exact() -> None:
     # an LF-only break adds no CR; a CR at the very end (no LF after) is line content
     tail = "w " * 40
     assert compact_index_lines("- [T](t.md) " + tail + "\nnext", 30).text == (
-        "- [T](t.md) w w w w w w w w…\nnext")
+        "- [T](t.md) w w w w w w w w…\nnext"
+    )
     c = compact_index_lines("x\n- [T](t.md) " + tail + "w\r", 30)
     assert c.text == "x\n- [T](t.md) w w w w w w w w…" and c.changes[0].before_chars == 94
     # an "](x.md)" with no "[" after the bullet is no entry link
@@ -1359,9 +1659,27 @@ def test_entry_head_matches_reference(line: str) -> None:
     assert mi._entry_head(line) == (match.end() if match else -1)
 
 
-@given(st.lists(st.sampled_from(["- [T](t.md) — ", "word ", "[[w]] ", "[a](b) ", "[x", "é",
-                                 "😀", "\n", "\r\n", " — ", "* [Long title here](x.md): "]),
-                max_size=40), st.integers(21, 60))
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "- [T](t.md) — ",
+                "word ",
+                "[[w]] ",
+                "[a](b) ",
+                "[x",
+                "é",
+                "😀",
+                "\n",
+                "\r\n",
+                " — ",
+                "* [Long title here](x.md): ",
+            ]
+        ),
+        max_size=40,
+    ),
+    st.integers(21, 60),
+)
 def test_compaction_idempotent_never_grows(parts: list[str], max_len: int) -> None:
     text = "".join(parts)
     once = compact_index_lines(text, max_len)
@@ -1385,12 +1703,21 @@ def test_compaction_idempotent_never_grows(parts: list[str], max_len: int) -> No
 
 
 _ANY = st.recursive(
-    st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=20),
-              st.binary(max_size=5), st.floats()),
-    lambda inner: st.one_of(st.lists(inner, max_size=4), st.tuples(inner, inner),
-                            st.dictionaries(st.sampled_from(["name", "content", "x"]), inner,
-                                            max_size=3)),
-    max_leaves=12)
+    st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(),
+        st.text(max_size=20),
+        st.binary(max_size=5),
+        st.floats(),
+    ),
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=4),
+        st.tuples(inner, inner),
+        st.dictionaries(st.sampled_from(["name", "content", "x"]), inner, max_size=3),
+    ),
+    max_leaves=12,
+)
 
 
 @given(_ANY, _ANY, _ANY, _ANY, _ANY, _ANY)
@@ -1410,14 +1737,22 @@ def test_never_raises(index: Any, files: Any, a: Any, b: Any, c: Any, d: Any) ->
 _TEXTISH = st.text(alphabet="[]()!|#-_*.mdMD :\n\r\t<>`~ax😀é2026", max_size=60)
 
 
-@given(_TEXTISH, st.lists(st.tuples(st.text(alphabet="ab_.mdMD-", min_size=1, max_size=8),
-                                    st.one_of(st.none(), _TEXTISH)), max_size=6))
+@given(
+    _TEXTISH,
+    st.lists(
+        st.tuples(
+            st.text(alphabet="ab_.mdMD-", min_size=1, max_size=8), st.one_of(st.none(), _TEXTISH)
+        ),
+        max_size=6,
+    ),
+)
 def test_never_raises_on_text(index: str, files: list[tuple[str, str | None]]) -> None:
     first = lint(index, files)
     assert lint(index, files) == first  # deterministic
     result = repairs(index, files)
     assert [r.finding for r in result.repairs] == [
-        f for f in first.findings if any(r.finding == f for r in result.repairs)]
+        f for f in first.findings if any(r.finding == f for r in result.repairs)
+    ]
     for f in first.findings:
         assert f.check in mi.CHECKS and f.severity in ("warn", "info")
         assert "\n" not in f.message
@@ -1435,8 +1770,13 @@ def test_limit_correctness_not_checked() -> None:
 
 
 def test_limit_duplicates_under_different_wording_or_types() -> None:
-    files = [("feedback_retry_policy.md", ""), ("feedback_backoff_rules.md", ""),
-             ("project_retry_policy.md", ""), ("retry-policy.md", ""), ("retry_policy.md", "")]
+    files = [
+        ("feedback_retry_policy.md", ""),
+        ("feedback_backoff_rules.md", ""),
+        ("project_retry_policy.md", ""),
+        ("retry-policy.md", ""),
+        ("retry_policy.md", ""),
+    ]
     assert not checks(lint("", files), "near-duplicate-slug")
     text = "- [Retry policy](a.md)\n- [Retry backoff policy note](a.md)"  # 2/4 >= 0.2
     assert not checks(lint(text, [("a.md", "")]), "duplicate-link-target")
@@ -1454,7 +1794,9 @@ def test_limit_anchor_path_scheme_links() -> None:
 def test_limit_wiki_in_code_and_frontmatter_count() -> None:
     files = [("a.md", "---\nrelated: [[gone_one]]\n---\n```\n[[gone_two]]\n```")]
     assert [f.wiki for f in checks(lint("", files), "dangling-wiki-link")] == [
-        "gone_one", "gone_two"]
+        "gone_one",
+        "gone_two",
+    ]
 
 
 def test_limit_frontmatter_not_yaml() -> None:
@@ -1486,7 +1828,7 @@ def test_limit_utf16_not_bytes() -> None:
 @pytest.mark.parametrize("unit", ["[", "[[", "[a](", "[a]([b](", "<!-- ", "`"])
 def test_adversarial_lines_are_linear(unit: str) -> None:
     line = unit * (200_000 // len(unit))
-    files = [("a.md", line), ("b.md", "---\nname: " + " " * 100_000 + "\"x\n---")]
+    files = [("a.md", line), ("b.md", "---\nname: " + " " * 100_000 + '"x\n---')]
     start = time.perf_counter()
     lint(line, files)
     repairs(line, files)
@@ -1512,6 +1854,10 @@ def test_self_check_passes(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_self_check_refuses_under_optimize() -> None:
-    done = subprocess.run([sys.executable, "-O", str(ROOT / "agentops" / "memory_integrity.py")],
-                          capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [sys.executable, "-O", str(ROOT / "agentops" / "memory_integrity.py")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert done.returncode != 0 and "all assertions passed" not in done.stdout

@@ -66,25 +66,47 @@ def micros(moment: datetime) -> int:
 
 
 def test_public_api() -> None:
-    assert sorted(mul.__all__) == sorted([
-        "DEFAULT_WINDOW", "LedgerRows", "Touch", "TouchRows", "UsageTally",
-        "format_ledger_rows", "make_touch_rows", "parse_ledger_text", "tally_usage"])
+    assert sorted(mul.__all__) == sorted(
+        [
+            "DEFAULT_WINDOW",
+            "LedgerRows",
+            "Touch",
+            "TouchRows",
+            "UsageTally",
+            "format_ledger_rows",
+            "make_touch_rows",
+            "parse_ledger_text",
+            "tally_usage",
+        ]
+    )
     assert timedelta(days=90) == DEFAULT_WINDOW
     assert LedgerRows._fields == ("rows", "skipped")
     assert TouchRows._fields == ("rows", "rejected", "unknown")
     assert Touch._fields == ("name", "count", "last_touch")
-    assert UsageTally._fields == ("touched", "never_touched", "window", "rows_read",
-                                  "rows_in_window", "rows_skipped")
+    assert UsageTally._fields == (
+        "touched",
+        "never_touched",
+        "window",
+        "rows_read",
+        "rows_in_window",
+        "rows_skipped",
+    )
     assert Touch("a", 2, "t").count == 2
 
 
 def test_self_check_passes_and_refuses_under_O(tmp_path: Path) -> None:
-    done = subprocess.run([sys.executable, str(MODULE)], capture_output=True, text=True,
-                          check=False, cwd=tmp_path)
+    done = subprocess.run(
+        [sys.executable, str(MODULE)], capture_output=True, text=True, check=False, cwd=tmp_path
+    )
     assert done.returncode == 0
     assert done.stdout == "memory_usage_ledger self-check: all assertions passed\n"
-    done = subprocess.run([sys.executable, "-O", str(MODULE)], capture_output=True,
-                          text=True, check=False, cwd=tmp_path)
+    done = subprocess.run(
+        [sys.executable, "-O", str(MODULE)],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=tmp_path,
+    )
     assert done.returncode != 0 and "all assertions passed" not in done.stdout
     assert "compiled out" in done.stderr
 
@@ -98,9 +120,12 @@ def test_self_check_in_process(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_example_1_counts_and_never_touched() -> None:
-    got = tally_usage([row("alpha", iso(1), "s1"), row("alpha", iso(2), "s2"),
-                       row("beta", iso(3), "s1")], ["alpha", "beta", "gamma"],
-                      window=timedelta(days=90), now=NOW)
+    got = tally_usage(
+        [row("alpha", iso(1), "s1"), row("alpha", iso(2), "s2"), row("beta", iso(3), "s1")],
+        ["alpha", "beta", "gamma"],
+        window=timedelta(days=90),
+        now=NOW,
+    )
     assert got.touched == (Touch("alpha", 2, iso(1)), Touch("beta", 1, iso(3)))
     assert got.never_touched == ("gamma",)
     assert (got.rows_read, got.rows_in_window, got.rows_skipped) == (3, 3, 0)
@@ -114,9 +139,17 @@ def test_example_2_row_outside_window_is_read_not_counted() -> None:
 
 
 def test_example_3_malformed_rows_skipped() -> None:
-    got = tally_usage([{"bogus": True}, {"ts": 12345, "name": "alpha"},
-                       {"ts": "not a date", "name": "alpha"}, {"ts": iso(1), "name": None},
-                       {"ts": iso(1), "name": "alpha"}], ["alpha"], now=NOW)
+    got = tally_usage(
+        [
+            {"bogus": True},
+            {"ts": 12345, "name": "alpha"},
+            {"ts": "not a date", "name": "alpha"},
+            {"ts": iso(1), "name": None},
+            {"ts": iso(1), "name": "alpha"},
+        ],
+        ["alpha"],
+        now=NOW,
+    )
     assert got.touched == (Touch("alpha", 1, iso(1)),)
     assert (got.rows_read, got.rows_in_window, got.rows_skipped) == (1, 1, 4)
     assert got.never_touched == ()
@@ -148,29 +181,43 @@ def test_example_6_future_counts_and_cutoff_is_inclusive() -> None:
 
 
 def test_example_7_instants_not_strings() -> None:
-    got = tally_usage([row("alpha", "2026-08-14T14:00:00+02:00"),
-                       row("alpha", "2026-08-14T13:00:00Z")], [], now=NOW)
+    got = tally_usage(
+        [row("alpha", "2026-08-14T14:00:00+02:00"), row("alpha", "2026-08-14T13:00:00Z")],
+        [],
+        now=NOW,
+    )
     assert got.touched == (Touch("alpha", 2, "2026-08-14T13:00:00Z"),)
-    got = tally_usage([row("alpha", "2026-08-14T13:00:00Z"),
-                       row("alpha", "2026-08-14T14:00:00+02:00")], [], now=NOW)
+    got = tally_usage(
+        [row("alpha", "2026-08-14T13:00:00Z"), row("alpha", "2026-08-14T14:00:00+02:00")],
+        [],
+        now=NOW,
+    )
     assert got.touched == (Touch("alpha", 2, "2026-08-14T13:00:00Z"),)
 
 
 def test_example_8_parse() -> None:
-    got = parse_ledger_text('{"ts":"2026-08-14T00:00:00Z","name":"a"}\r\n\r\nnot json\n[1,2]\n'
-                            '{"ts":"2026-08-14T00:00:00Z","name":"b"}\n')
-    assert got == LedgerRows(({"ts": "2026-08-14T00:00:00Z", "name": "a"},
-                              {"ts": "2026-08-14T00:00:00Z", "name": "b"}), 2)
+    got = parse_ledger_text(
+        '{"ts":"2026-08-14T00:00:00Z","name":"a"}\r\n\r\nnot json\n[1,2]\n'
+        '{"ts":"2026-08-14T00:00:00Z","name":"b"}\n'
+    )
+    assert got == LedgerRows(
+        ({"ts": "2026-08-14T00:00:00Z", "name": "a"}, {"ts": "2026-08-14T00:00:00Z", "name": "b"}),
+        2,
+    )
     assert parse_ledger_text("") == LedgerRows((), 0)
     assert parse_ledger_text(None) == LedgerRows((), 0)
 
 
 def test_example_9_touch_rows() -> None:
     got = make_touch_rows(["alpha", "beta"], session="s9", now=NOW)
-    assert got == TouchRows(({"ts": "2026-08-15T12:00:00.000Z", "name": "alpha",
-                              "session": "s9"},
-                             {"ts": "2026-08-15T12:00:00.000Z", "name": "beta",
-                              "session": "s9"}), (), ())
+    assert got == TouchRows(
+        (
+            {"ts": "2026-08-15T12:00:00.000Z", "name": "alpha", "session": "s9"},
+            {"ts": "2026-08-15T12:00:00.000Z", "name": "beta", "session": "s9"},
+        ),
+        (),
+        (),
+    )
     assert list(got.rows[0]) == ["ts", "name", "session"]
 
 
@@ -193,47 +240,99 @@ def test_example_11_unknown_names_still_recorded() -> None:
 # --------------------------------------------------------------------------- §3 timestamps
 
 
-@pytest.mark.parametrize("ts", [
-    "2026-08-14", "2026-08-14T12:00", "2026-08-14t12:00", "2026-08-14 12:00",
-    "2026-08-14T12:00:59", "2026-08-14T12:00:00.5", "2026-08-14T12:00:00,5",
-    "2026-08-14T12:00:00.123456789", "2026-08-14T12:00Z", "2026-08-14T12:00z",
-    "2026-08-14T12:00+02", "2026-08-14T12:00+0200", "2026-08-14T12:00+02:00",
-    "2026-08-14T12:00-05:30", "2026-08-14T23:59:59.999999-23:59", "2024-02-29",
-    "2026-08-14T00:00+23:59", "2026-08-14T12:00:00.1Z", "0001-01-01", "9999-12-31T23:59:59Z",
-])
+@pytest.mark.parametrize(
+    "ts",
+    [
+        "2026-08-14",
+        "2026-08-14T12:00",
+        "2026-08-14t12:00",
+        "2026-08-14 12:00",
+        "2026-08-14T12:00:59",
+        "2026-08-14T12:00:00.5",
+        "2026-08-14T12:00:00,5",
+        "2026-08-14T12:00:00.123456789",
+        "2026-08-14T12:00Z",
+        "2026-08-14T12:00z",
+        "2026-08-14T12:00+02",
+        "2026-08-14T12:00+0200",
+        "2026-08-14T12:00+02:00",
+        "2026-08-14T12:00-05:30",
+        "2026-08-14T23:59:59.999999-23:59",
+        "2024-02-29",
+        "2026-08-14T00:00+23:59",
+        "2026-08-14T12:00:00.1Z",
+        "0001-01-01",
+        "9999-12-31T23:59:59Z",
+    ],
+)
 def test_timestamp_grammar_accepts(ts: str) -> None:
     assert well_formed(ts)
 
 
-@pytest.mark.parametrize("ts", [
-    "not a date", "Aug 14 2026", "2026-02-30", "2026-02-29", "0000-01-01", "2026-13-01",
-    "2026-00-10", "2026-08-00", "2026-8-14", "26-08-14", "20260814", "2026-08-14Z",
-    "2026-08-14+02:00", "2026-08-14T12", "2026-08-14T24:00", "2026-08-14T12:60",
-    "2026-08-14T12:00:60", "2026-08-14T12:00+24:00", "2026-08-14T12:00+23:60",
-    "2026-08-14T12:00+2", "2026-08-14T12:00+02:", "2026-08-14T12:00+02:00:00",
-    "2026-08-14T12:00:00.1234567890", "2026-08-14T12:00:00.", "2026-08-14T12:00.5",
-    "2026-08-14X12:00", "2026-08-14T12:00 Z", " 2026-08-14", "2026-08-14 ", "2026-08-14\n",
-    "２０２６-08-14", "2026-0٨-14", "2026-08-14T12:00Zz", "2026-08-14T1:00", "",
-    "2026/08/14", "2026-08-14T12:0", "2026-08-14T12:00:0",
-])
+@pytest.mark.parametrize(
+    "ts",
+    [
+        "not a date",
+        "Aug 14 2026",
+        "2026-02-30",
+        "2026-02-29",
+        "0000-01-01",
+        "2026-13-01",
+        "2026-00-10",
+        "2026-08-00",
+        "2026-8-14",
+        "26-08-14",
+        "20260814",
+        "2026-08-14Z",
+        "2026-08-14+02:00",
+        "2026-08-14T12",
+        "2026-08-14T24:00",
+        "2026-08-14T12:60",
+        "2026-08-14T12:00:60",
+        "2026-08-14T12:00+24:00",
+        "2026-08-14T12:00+23:60",
+        "2026-08-14T12:00+2",
+        "2026-08-14T12:00+02:",
+        "2026-08-14T12:00+02:00:00",
+        "2026-08-14T12:00:00.1234567890",
+        "2026-08-14T12:00:00.",
+        "2026-08-14T12:00.5",
+        "2026-08-14X12:00",
+        "2026-08-14T12:00 Z",
+        " 2026-08-14",
+        "2026-08-14 ",
+        "2026-08-14\n",
+        "２０２６-08-14",
+        "2026-0٨-14",
+        "2026-08-14T12:00Zz",
+        "2026-08-14T1:00",
+        "",
+        "2026/08/14",
+        "2026-08-14T12:0",
+        "2026-08-14T12:00:0",
+    ],
+)
 def test_timestamp_grammar_rejects(ts: str) -> None:
     assert not well_formed(ts)
 
 
-@pytest.mark.parametrize("ts,expected", [
-    ("2026-08-14", datetime(2026, 8, 14, tzinfo=UTC)),
-    ("2026-08-14T12:34", datetime(2026, 8, 14, 12, 34, tzinfo=UTC)),
-    ("2026-08-14 12:34:56", datetime(2026, 8, 14, 12, 34, 56, tzinfo=UTC)),
-    ("2026-08-14T12:34:56.5", datetime(2026, 8, 14, 12, 34, 56, 500000, tzinfo=UTC)),
-    ("2026-08-14T12:34:56,000007", datetime(2026, 8, 14, 12, 34, 56, 7, tzinfo=UTC)),
-    ("2026-08-14T12:34:56.9999999Z", datetime(2026, 8, 14, 12, 34, 56, 999999, tzinfo=UTC)),
-    ("2026-08-14T12:34:56.123456789z", datetime(2026, 8, 14, 12, 34, 56, 123456, tzinfo=UTC)),
-    ("2026-08-14T12:34+02", datetime(2026, 8, 14, 10, 34, tzinfo=UTC)),
-    ("2026-08-14T12:34+0230", datetime(2026, 8, 14, 10, 4, tzinfo=UTC)),
-    ("2026-08-14T12:34-02:30", datetime(2026, 8, 14, 15, 4, tzinfo=UTC)),
-    ("2026-08-14T12:34:56-00:00", datetime(2026, 8, 14, 12, 34, 56, tzinfo=UTC)),
-    ("2026-03-01T00:30+01:00", datetime(2026, 2, 28, 23, 30, tzinfo=UTC)),
-])
+@pytest.mark.parametrize(
+    "ts,expected",
+    [
+        ("2026-08-14", datetime(2026, 8, 14, tzinfo=UTC)),
+        ("2026-08-14T12:34", datetime(2026, 8, 14, 12, 34, tzinfo=UTC)),
+        ("2026-08-14 12:34:56", datetime(2026, 8, 14, 12, 34, 56, tzinfo=UTC)),
+        ("2026-08-14T12:34:56.5", datetime(2026, 8, 14, 12, 34, 56, 500000, tzinfo=UTC)),
+        ("2026-08-14T12:34:56,000007", datetime(2026, 8, 14, 12, 34, 56, 7, tzinfo=UTC)),
+        ("2026-08-14T12:34:56.9999999Z", datetime(2026, 8, 14, 12, 34, 56, 999999, tzinfo=UTC)),
+        ("2026-08-14T12:34:56.123456789z", datetime(2026, 8, 14, 12, 34, 56, 123456, tzinfo=UTC)),
+        ("2026-08-14T12:34+02", datetime(2026, 8, 14, 10, 34, tzinfo=UTC)),
+        ("2026-08-14T12:34+0230", datetime(2026, 8, 14, 10, 4, tzinfo=UTC)),
+        ("2026-08-14T12:34-02:30", datetime(2026, 8, 14, 15, 4, tzinfo=UTC)),
+        ("2026-08-14T12:34:56-00:00", datetime(2026, 8, 14, 12, 34, 56, tzinfo=UTC)),
+        ("2026-03-01T00:30+01:00", datetime(2026, 2, 28, 23, 30, tzinfo=UTC)),
+    ],
+)
 def test_timestamp_instants(ts: str, expected: datetime) -> None:
     assert mul._ts_micros(ts) == micros(expected)
 
@@ -241,8 +340,10 @@ def test_timestamp_instants(ts: str, expected: datetime) -> None:
 def test_instants_before_year_one_in_utc() -> None:
     assert mul._ts_micros("0001-01-01T00:00+01:00") == 86_400 * 10**6 - 3600 * 10**6
     assert mul._ts_micros("0001-01-01") == 86_400 * 10**6
-    assert mul._utc_micros(datetime(1, 1, 1, 1, 2, 3, 4, tzinfo=UTC)) == (
-        86_400 + 3600 + 120 + 3) * 10**6 + 4
+    assert (
+        mul._utc_micros(datetime(1, 1, 1, 1, 2, 3, 4, tzinfo=UTC))
+        == (86_400 + 3600 + 120 + 3) * 10**6 + 4
+    )
 
 
 def test_fraction_boundaries_are_exact() -> None:
@@ -302,18 +403,24 @@ def test_now_that_is_not_a_datetime_means_current_utc(now: Any) -> None:
     current = datetime.now(UTC)
     fresh = current - timedelta(days=89)
     stale = current - timedelta(days=91)
-    tally = tally_usage([row("fresh", fresh.isoformat()), row("stale", stale.isoformat())],
-                        [], now=now)
+    tally = tally_usage(
+        [row("fresh", fresh.isoformat()), row("stale", stale.isoformat())], [], now=now
+    )
     assert [t.name for t in tally.touched] == ["fresh"] and tally.rows_read == 2
 
 
 @pytest.mark.usefixtures("far_zone")
 def test_naive_now_is_utc_and_aware_now_is_converted() -> None:
     assert make_touch_rows(["a"], now=datetime(2026, 8, 15, 12)).rows[0]["ts"] == (
-        "2026-08-15T12:00:00.000Z")
+        "2026-08-15T12:00:00.000Z"
+    )
     naive = datetime(2026, 8, 15, 12)
-    assert tally_usage([row("a", "2026-08-14T12:00Z")], [], window=timedelta(days=1),
-                       now=naive).rows_in_window == 1
+    assert (
+        tally_usage(
+            [row("a", "2026-08-14T12:00Z")], [], window=timedelta(days=1), now=naive
+        ).rows_in_window
+        == 1
+    )
     plus2 = datetime(2026, 8, 15, 14, tzinfo=timezone(timedelta(hours=2)))
     assert counted("2026-08-14T12:00Z", now=plus2)
     assert not counted("2026-08-14T11:59:59.999999Z", now=plus2)
@@ -367,12 +474,31 @@ def test_parse_blank_lines_are_not_counted() -> None:
     assert parse_ledger_text('  {"a":1}  \r\n') == LedgerRows(({"a": 1},), 0)
 
 
-@pytest.mark.parametrize("line", [
-    "not json", "[1,2]", "1", '"s"', "null", "true", '{"a":1', "{", '{"a":1}{"b":2}',
-    '{"a":NaN}', '{"a":Infinity}', '{"a":-Infinity}', '{"a":1e999}', '{"a":-1e999}',
-    "[" * 100_000, '{"a":' * 100_000, '{"n":' + "9" * 4301 + "}",
-    '{"n":-' + "9" * 4301 + "}", "{'a':1}", '{"ts":"2026-08-14T0',
-])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "not json",
+        "[1,2]",
+        "1",
+        '"s"',
+        "null",
+        "true",
+        '{"a":1',
+        "{",
+        '{"a":1}{"b":2}',
+        '{"a":NaN}',
+        '{"a":Infinity}',
+        '{"a":-Infinity}',
+        '{"a":1e999}',
+        '{"a":-1e999}',
+        "[" * 100_000,
+        '{"a":' * 100_000,
+        '{"n":' + "9" * 4301 + "}",
+        '{"n":-' + "9" * 4301 + "}",
+        "{'a':1}",
+        '{"ts":"2026-08-14T0',
+    ],
+)
 def test_parse_skips_non_objects(line: str) -> None:
     assert parse_ledger_text(line) == LedgerRows((), 1)
     assert parse_ledger_text(line + "\n" + '{"ok":1}\n') == LedgerRows(({"ok": 1},), 1)
@@ -383,7 +509,8 @@ def test_parse_number_bounds() -> None:
     assert parse_ledger_text('{"n":' + big + "}").rows == ({"n": int(big)},)
     assert parse_ledger_text('{"n":-' + big + "}").rows == ({"n": -int(big)},)
     assert parse_ledger_text('{"n":1e308,"m":-2.5,"k":0}').rows == (
-        {"n": 1e308, "m": -2.5, "k": 0},)
+        {"n": 1e308, "m": -2.5, "k": 0},
+    )
     assert isinstance(parse_ledger_text('{"k":0}').rows[0]["k"], int)
 
 
@@ -407,8 +534,9 @@ def test_parse_keeps_keys_and_order() -> None:
     assert list(got.rows[0]) == ["z", "a", "é"]
 
 
-@pytest.mark.parametrize("value", [None, 5, b'{"a":1}', bytearray(b'{"a":1}'), ['{"a":1}'],
-                                   object()])
+@pytest.mark.parametrize(
+    "value", [None, 5, b'{"a":1}', bytearray(b'{"a":1}'), ['{"a":1}'], object()]
+)
 def test_parse_non_str(value: Any) -> None:
     assert parse_ledger_text(value) == LedgerRows((), 0)
 
@@ -423,8 +551,7 @@ def test_parse_str_subclass() -> None:
 
 def test_parse_torn_last_line_is_skipped_not_raised() -> None:
     text = '{"ts":"2026-08-14T00:00:00Z","name":"a"}\n{"ts":"2026-08-14T00:0'
-    assert parse_ledger_text(text) == LedgerRows(({"ts": "2026-08-14T00:00:00Z",
-                                                   "name": "a"},), 1)
+    assert parse_ledger_text(text) == LedgerRows(({"ts": "2026-08-14T00:00:00Z", "name": "a"},), 1)
 
 
 # --------------------------------------------------------------------------- §5 format
@@ -433,7 +560,8 @@ def test_parse_torn_last_line_is_skipped_not_raised() -> None:
 def test_format_exact_text() -> None:
     rows = [{"ts": "t", "name": "é", "session": None}, {"n": 1.5, "b": True, "l": [1, 2]}]
     assert format_ledger_rows(rows) == (
-        '{"ts":"t","name":"é","session":null}\n{"n":1.5,"b":true,"l":[1,2]}\n')
+        '{"ts":"t","name":"é","session":null}\n{"n":1.5,"b":true,"l":[1,2]}\n'
+    )
     assert format_ledger_rows([{"a": "x\ny\rz\u2028"}]) == '{"a":"x\\ny\\rz\u2028"}\n'
     assert format_ledger_rows([]) == ""
 
@@ -451,9 +579,20 @@ def test_format_leaves_out_bad_items() -> None:
 
     circular: dict[str, Any] = {}
     circular["self"] = circular
-    items: list[Any] = [{"a": 1}, ["not", "a", "mapping"], "text", 5, None,
-                        {"nan": float("nan")}, {"inf": float("inf")}, {"obj": object()},
-                        {(1, 2): "tuple key"}, circular, Boom(), {"b": 2}]
+    items: list[Any] = [
+        {"a": 1},
+        ["not", "a", "mapping"],
+        "text",
+        5,
+        None,
+        {"nan": float("nan")},
+        {"inf": float("inf")},
+        {"obj": object()},
+        {(1, 2): "tuple key"},
+        circular,
+        Boom(),
+        {"b": 2},
+    ]
     assert format_ledger_rows(items) == '{"a":1}\n{"b":2}\n'
 
 
@@ -488,20 +627,52 @@ def test_format_iterable_that_raises_is_empty() -> None:
 # --------------------------------------------------------------------------- §6 touch rows
 
 
-@pytest.mark.parametrize("name", [
-    "a.md", "a.Md", "a.mD", "A.MD", ".md", "dir/x", "/x", "x/", "a\\b", "\\", ".", "..",
-    "", "   ", "\t\n", "bad\ud800", "\udcff", " .. ", " x.md ",
-])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "a.md",
+        "a.Md",
+        "a.mD",
+        "A.MD",
+        ".md",
+        "dir/x",
+        "/x",
+        "x/",
+        "a\\b",
+        "\\",
+        ".",
+        "..",
+        "",
+        "   ",
+        "\t\n",
+        "bad\ud800",
+        "\udcff",
+        " .. ",
+        " x.md ",
+    ],
+)
 def test_invalid_names_rejected_as_given(name: str) -> None:
     got = make_touch_rows([name], now=NOW)
     assert got.rows == () and got.rejected == (name,) and got.unknown == ()
 
 
-@pytest.mark.parametrize("name,stored", [
-    ("md", "md"), ("x.m", "x.m"), ("x.mdx", "x.mdx"), ("...", "..."), (".x", ".x"),
-    ("a.md.txt", "a.md.txt"), ("x md", "x md"), ("  feedback_x\t", "feedback_x"),
-    ("é", "é"), ("a:b", "a:b"), ("xmd", "xmd"), ("\u00a0x\u3000", "x"),
-])
+@pytest.mark.parametrize(
+    "name,stored",
+    [
+        ("md", "md"),
+        ("x.m", "x.m"),
+        ("x.mdx", "x.mdx"),
+        ("...", "..."),
+        (".x", ".x"),
+        ("a.md.txt", "a.md.txt"),
+        ("x md", "x md"),
+        ("  feedback_x\t", "feedback_x"),
+        ("é", "é"),
+        ("a:b", "a:b"),
+        ("xmd", "xmd"),
+        ("\u00a0x\u3000", "x"),
+    ],
+)
 def test_valid_names(name: str, stored: str) -> None:
     got = make_touch_rows([name], now=NOW)
     assert [r["name"] for r in got.rows] == [stored] and got.rejected == ()
@@ -528,10 +699,18 @@ def test_one_timestamp_shared() -> None:
     assert len({r["ts"] for r in got.rows}) == 1 and len(got.rows) == 200
 
 
-@pytest.mark.parametrize("session,kept", [
-    ("s1", "s1"), ("", ""), (" s ", " s "), (None, None), (5, None), (b"s", None),
-    (["s"], None),
-])
+@pytest.mark.parametrize(
+    "session,kept",
+    [
+        ("s1", "s1"),
+        ("", ""),
+        (" s ", " s "),
+        (None, None),
+        (5, None),
+        (b"s", None),
+        (["s"], None),
+    ],
+)
 def test_session(session: Any, kept: Any) -> None:
     assert make_touch_rows(["a"], session=session, now=NOW).rows[0]["session"] == kept
 
@@ -540,8 +719,7 @@ def test_str_subclasses_become_plain() -> None:
     class S(str):
         pass
 
-    got = make_touch_rows([S("alpha"), S("bad/x")], session=S("s"), now=NOW,
-                          known_names=[S("zzz")])
+    got = make_touch_rows([S("alpha"), S("bad/x")], session=S("s"), now=NOW, known_names=[S("zzz")])
     assert type(got.rows[0]["name"]) is str and type(got.rows[0]["session"]) is str
     assert type(got.rejected[0]) is str and type(got.unknown[0]) is str
 
@@ -562,8 +740,9 @@ def test_names_iterable_raising_is_empty_and_generators_copied_once() -> None:
     assert [r["name"] for r in make_touch_rows({"x": 1, "y": 2}, now=NOW).rows] == ["x", "y"]
 
 
-@pytest.mark.parametrize("known", [None, "alpha", "beta", b"alpha", bytearray(b"x"), 42,
-                                   3.5, object()])
+@pytest.mark.parametrize(
+    "known", [None, "alpha", "beta", b"alpha", bytearray(b"x"), 42, 3.5, object()]
+)
 def test_known_names_off(known: Any) -> None:
     got = make_touch_rows(["alpha", "beta"], now=NOW, known_names=known)
     assert got.unknown == () and len(got.rows) == 2
@@ -579,8 +758,9 @@ def test_known_names_check() -> None:
     assert make_touch_rows(both, now=NOW, known_names=raising()).unknown == ("alpha", "beta")
     assert make_touch_rows(both, now=NOW, known_names={"beta": 1}).unknown == ("alpha",)
     assert make_touch_rows(both, now=NOW, known_names=[1, None, "beta"]).unknown == ("alpha",)
-    assert make_touch_rows(both, now=NOW, known_names=["Alpha", "alpha.md", "beta"]
-                           ).unknown == ("alpha",)
+    assert make_touch_rows(both, now=NOW, known_names=["Alpha", "alpha.md", "beta"]).unknown == (
+        "alpha",
+    )
     got = make_touch_rows(["x/y", "alpha"], now=NOW, known_names=[])
     assert got.unknown == ("alpha",) and got.rejected == ("x/y",)
 
@@ -640,10 +820,19 @@ def test_malformed_rows_each_counted() -> None:
             return 2
 
     rows: list[Any] = [
-        "text", ["alpha", iso(1)], 5, None, Boom(),
-        {"name": "", "ts": iso(1)}, {"name": 5, "ts": iso(1)}, {"ts": iso(1)},
-        {"name": "a"}, {"name": "a", "ts": None}, {"name": "a", "ts": 1.5},
-        {"name": "a", "ts": "2026-02-30"}, {"name": ["a"], "ts": iso(1)},
+        "text",
+        ["alpha", iso(1)],
+        5,
+        None,
+        Boom(),
+        {"name": "", "ts": iso(1)},
+        {"name": 5, "ts": iso(1)},
+        {"ts": iso(1)},
+        {"name": "a"},
+        {"name": "a", "ts": None},
+        {"name": "a", "ts": 1.5},
+        {"name": "a", "ts": "2026-02-30"},
+        {"name": ["a"], "ts": iso(1)},
         {"name": "a", "ts": iso(1)},
     ]
     got = tally_usage(rows, ["a"], now=NOW)
@@ -673,8 +862,9 @@ def test_each_field_read_once() -> None:
 
 
 def test_rows_and_facts_copied_once() -> None:
-    got = tally_usage((r for r in [row("a", iso(1)), row("a", iso(2))]),
-                      (f for f in ["a", "b"]), now=NOW)
+    got = tally_usage(
+        (r for r in [row("a", iso(1)), row("a", iso(2))]), (f for f in ["a", "b"]), now=NOW
+    )
     assert got.touched == (Touch("a", 2, iso(1)),) and got.never_touched == ("b",)
 
     def raising() -> Iterator[dict[str, Any]]:
@@ -689,13 +879,23 @@ def test_sort_order() -> None:
     rows = [row(n, iso(1)) for n in ["b", "a", "B", "é", "z", "z", "a", "c", "c", "c"]]
     got = tally_usage(rows, [], now=NOW)
     assert [(t.name, t.count) for t in got.touched] == [
-        ("c", 3), ("a", 2), ("z", 2), ("B", 1), ("b", 1), ("é", 1)]
+        ("c", 3),
+        ("a", 2),
+        ("z", 2),
+        ("B", 1),
+        ("b", 1),
+        ("é", 1),
+    ]
 
 
 def test_last_touch_latest_counted_and_earliest_row_on_tie() -> None:
-    rows = [row("a", iso(5)), row("a", "2026-08-14T13:00:00Z"),
-            row("a", "2026-08-14T15:00:00+02:00"), row("a", iso(3)),
-            row("a", "2026-08-14 13:00")]
+    rows = [
+        row("a", iso(5)),
+        row("a", "2026-08-14T13:00:00Z"),
+        row("a", "2026-08-14T15:00:00+02:00"),
+        row("a", iso(3)),
+        row("a", "2026-08-14 13:00"),
+    ]
     got = tally_usage(rows, [], now=NOW)
     assert got.touched == (Touch("a", 5, "2026-08-14T13:00:00Z"),)
     rows = [row("a", iso(2)), row("a", iso(1)), row("a", iso(150))]
@@ -710,8 +910,12 @@ def test_last_touch_verbatim() -> None:
 
 
 def test_never_touched_distinct_sorted_literal() -> None:
-    rows = [row("alpha.md", iso(1)), row("Alpha", iso(1)), row("beta", iso(1)),
-            row("gamma", iso(100))]
+    rows = [
+        row("alpha.md", iso(1)),
+        row("Alpha", iso(1)),
+        row("beta", iso(1)),
+        row("gamma", iso(100)),
+    ]
     got = tally_usage(rows, ["gamma", "alpha", 7, None, "beta", "alpha", "Zed"], now=NOW)
     assert got.never_touched == ("Zed", "alpha", "gamma")
     assert [t.name for t in got.touched] == ["Alpha", "alpha.md", "beta"]
@@ -796,13 +1000,27 @@ def test_pathological_inputs_are_fast() -> None:
 
 # --------------------------------------------------------------------------- properties
 
-_JSON_SCALARS = (st.none() | st.booleans() | st.integers(min_value=-(10**30), max_value=10**30)
-                 | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=20))
+_JSON_SCALARS = (
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(10**30), max_value=10**30)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=20)
+)
 _ROWS = st.lists(st.dictionaries(st.text(max_size=8), _JSON_SCALARS, max_size=5), max_size=8)
 _ANY = st.none() | st.booleans() | st.integers() | st.floats() | st.text() | st.binary()
-_STAMP_PARTS = st.sampled_from(["2026-08-14", "2026-08-14T12:00", "2026-08-14 12:00:30.5",
-                                "2026-08-14T12:00Z", "2026-08-14T12:00+02:00", "not a date",
-                                "2026-02-30", ""])
+_STAMP_PARTS = st.sampled_from(
+    [
+        "2026-08-14",
+        "2026-08-14T12:00",
+        "2026-08-14 12:00:30.5",
+        "2026-08-14T12:00Z",
+        "2026-08-14T12:00+02:00",
+        "not a date",
+        "2026-02-30",
+        "",
+    ]
+)
 
 
 @given(st.text())
@@ -812,8 +1030,9 @@ def test_prop_parse_never_raises(text: str) -> None:
     assert all(type(r) is dict for r in got.rows)
 
 
-@given(st.lists(st.one_of(_ANY, st.dictionaries(st.text(max_size=5), _ANY, max_size=4)),
-                max_size=8))
+@given(
+    st.lists(st.one_of(_ANY, st.dictionaries(st.text(max_size=5), _ANY, max_size=4)), max_size=8)
+)
 def test_prop_format_never_raises(rows: list[Any]) -> None:
     text = format_ledger_rows(rows)
     assert text == "" or text.endswith("\n")
@@ -827,8 +1046,11 @@ def test_prop_round_trip(rows: list[dict[str, Any]]) -> None:
     assert text.count("\n") == len(rows)
 
 
-@given(st.lists(st.one_of(st.text(max_size=12), st.integers(), st.none()), max_size=10),
-       _ANY, st.one_of(st.none(), st.text(), st.lists(st.text(max_size=6), max_size=5)))
+@given(
+    st.lists(st.one_of(st.text(max_size=12), st.integers(), st.none()), max_size=10),
+    _ANY,
+    st.one_of(st.none(), st.text(), st.lists(st.text(max_size=6), max_size=5)),
+)
 def test_prop_touch_rows_never_raise(names: list[Any], session: Any, known: Any) -> None:
     got = make_touch_rows(names, session=session, now=NOW, known_names=known)
     recorded = [r["name"] for r in got.rows]
@@ -843,12 +1065,20 @@ def test_prop_touch_rows_never_raise(names: list[Any], session: Any, known: Any)
     assert all(t.count == 1 for t in tally.touched)
 
 
-@given(st.lists(st.one_of(st.fixed_dictionaries({"name": st.sampled_from(["a", "b", "", 5]),
-                                                 "ts": _STAMP_PARTS}), _ANY), max_size=12),
-       st.lists(st.one_of(st.sampled_from(["a", "b", "c"]), _ANY), max_size=5),
-       st.one_of(st.none(), st.timedeltas()))
-def test_prop_tally_deterministic_and_consistent(rows: list[Any], facts: list[Any],
-                                                 window: Any) -> None:
+@given(
+    st.lists(
+        st.one_of(
+            st.fixed_dictionaries({"name": st.sampled_from(["a", "b", "", 5]), "ts": _STAMP_PARTS}),
+            _ANY,
+        ),
+        max_size=12,
+    ),
+    st.lists(st.one_of(st.sampled_from(["a", "b", "c"]), _ANY), max_size=5),
+    st.one_of(st.none(), st.timedeltas()),
+)
+def test_prop_tally_deterministic_and_consistent(
+    rows: list[Any], facts: list[Any], window: Any
+) -> None:
     first = tally_usage(rows, facts, window=window, now=NOW)
     assert first == tally_usage(list(rows), list(facts), window=window, now=NOW)
     assert first.rows_read + first.rows_skipped == len(rows)
@@ -858,11 +1088,21 @@ def test_prop_tally_deterministic_and_consistent(rows: list[Any], facts: list[An
     assert list(first.never_touched) == sorted(set(first.never_touched))
 
 
-@given(st.datetimes(min_value=datetime(1, 1, 2), max_value=datetime(9999, 12, 30),
-                    timezones=st.sampled_from([UTC, timezone(timedelta(hours=5, minutes=30)),
-                                               timezone(-timedelta(hours=23, minutes=59))])),
-       st.sampled_from(["T", "t", " "]), st.sampled_from(["Z", "z", "+00:00", "offset",
-                                                          "offset-nocolon", "none"]))
+@given(
+    st.datetimes(
+        min_value=datetime(1, 1, 2),
+        max_value=datetime(9999, 12, 30),
+        timezones=st.sampled_from(
+            [
+                UTC,
+                timezone(timedelta(hours=5, minutes=30)),
+                timezone(-timedelta(hours=23, minutes=59)),
+            ]
+        ),
+    ),
+    st.sampled_from(["T", "t", " "]),
+    st.sampled_from(["Z", "z", "+00:00", "offset", "offset-nocolon", "none"]),
+)
 def test_prop_grammar_matches_datetime_oracle(moment: datetime, sep: str, zone: str) -> None:
     offset = moment.utcoffset() or timedelta(0)
     if zone == "offset":

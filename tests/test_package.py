@@ -28,10 +28,12 @@ def test_modules_tuple_names_exactly_the_module_files() -> None:
 
 
 def test_importing_the_package_imports_no_module() -> None:
-    code = ("import sys, agentops; "
-            "print(sorted(m for m in sys.modules if m.startswith('agentops.')))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         cwd=ROOT, check=True).stdout
+    code = (
+        "import sys, agentops; print(sorted(m for m in sys.modules if m.startswith('agentops.')))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
+    ).stdout
     assert out.strip() == "[]"
 
 
@@ -53,8 +55,11 @@ def _private_functions() -> dict[str, list[tuple[str, str]]]:
     for name in MODULE_FILES:
         source = (PACKAGE / f"{name}.py").read_text(encoding="utf-8")
         for node in ast.parse(source).body:
-            if isinstance(node, ast.FunctionDef) and node.name.startswith("_") \
-                    and node.name != "_self_check":
+            if (
+                isinstance(node, ast.FunctionDef)
+                and node.name.startswith("_")
+                and node.name != "_self_check"
+            ):
                 found[node.name].append((name, ast.get_source_segment(source, node) or ""))
     return found
 
@@ -90,8 +95,20 @@ def test_ci_runs_the_readme_test_command() -> None:
     assert "python -m agentops selfcheck" in (ROOT / "README.md").read_text(encoding="utf-8")
 
 
-LLM_SDKS = ("openai", "anthropic", "google.generativeai", "google.genai", "cohere", "mistralai",
-            "litellm", "langchain", "llama_index", "transformers", "groq", "ollama")
+LLM_SDKS = (
+    "openai",
+    "anthropic",
+    "google.generativeai",
+    "google.genai",
+    "cohere",
+    "mistralai",
+    "litellm",
+    "langchain",
+    "llama_index",
+    "transformers",
+    "groq",
+    "ollama",
+)
 
 
 @pytest.mark.parametrize("path", sorted(PACKAGE.rglob("*.py")), ids=lambda p: p.name)

@@ -21,15 +21,22 @@ PATTERNS = ROOT / "patterns"
 # The file name of each protocol, and the files it must link at least
 # (the modules its spec names, plus the ones that implement its checks).
 REQUIRED_LINKS: dict[str, tuple[str, ...]] = {
-    "checks-that-cant-fail.md": ("agentops/cli/_common.py", "agentops/hidden_chars.py",
-                                 "agentops/shadow_screen.py"),
+    "checks-that-cant-fail.md": (
+        "agentops/cli/_common.py",
+        "agentops/hidden_chars.py",
+        "agentops/shadow_screen.py",
+    ),
     "fail-soft-detectors.md": ("agentops/cli/_common.py", "tests/test_package.py"),
     "shadow-screen-states.md": ("agentops/shadow_screen.py",),
     "skill-regression-testing.md": ("agentops/shadow_screen.py",),
-    "durability-tiered-write-governance.md": ("agentops/capability_grant.py",
-                                              "agentops/scannable_command.py"),
-    "memory-promotion-is-a-privileged-write.md": ("agentops/promotion_gate.py",
-                                                  "agentops/hidden_chars.py"),
+    "durability-tiered-write-governance.md": (
+        "agentops/capability_grant.py",
+        "agentops/scannable_command.py",
+    ),
+    "memory-promotion-is-a-privileged-write.md": (
+        "agentops/promotion_gate.py",
+        "agentops/hidden_chars.py",
+    ),
     "two-boundaries-for-secrets.md": ("agentops/secret_redaction.py",),
     "agent-loop-guards.md": ("agentops/loop_guard.py", "agentops/claim_audit.py"),
 }
@@ -51,8 +58,11 @@ def _text(name: str) -> str:
 
 def _links(text: str) -> list[str]:
     """Relative link targets (external links and in-page anchors left out)."""
-    return [t for t in _LINK.findall(text)
-            if not re.match(r"[a-z][a-z0-9+.-]*:", t) and not t.startswith("#")]
+    return [
+        t
+        for t in _LINK.findall(text)
+        if not re.match(r"[a-z][a-z0-9+.-]*:", t) and not t.startswith("#")
+    ]
 
 
 def _resolved(name: str, target: str) -> Path:
@@ -65,7 +75,7 @@ def _commands(text: str) -> list[list[str]]:
     found = []
     for match in _COMMAND.findall(text):
         end = _COMMAND_END.search(match)
-        found.append(shlex.split(match[:end.start()] if end else match))
+        found.append(shlex.split(match[: end.start()] if end else match))
     return found
 
 
@@ -162,11 +172,16 @@ def test_every_quoted_command_is_real(name: str) -> None:
 
 
 def test_the_command_extractor_sees_what_is_quoted() -> None:
-    text = ("run `python -m agentops grant check --command \"a b\" --scope s --class c`\n"
-            "    AGENTOPS_DISABLED=1 python -m agentops hook post-tool-use < event.json\n"
-            "    python -m agentops selfcheck  # all modules\n")
-    assert _commands(text) == [["grant", "check", "--command", "a b", "--scope", "s",
-                                "--class", "c"], ["hook", "post-tool-use"], ["selfcheck"]]
+    text = (
+        'run `python -m agentops grant check --command "a b" --scope s --class c`\n'
+        "    AGENTOPS_DISABLED=1 python -m agentops hook post-tool-use < event.json\n"
+        "    python -m agentops selfcheck  # all modules\n"
+    )
+    assert _commands(text) == [
+        ["grant", "check", "--command", "a b", "--scope", "s", "--class", "c"],
+        ["hook", "post-tool-use"],
+        ["selfcheck"],
+    ]
     assert _command_path(["grant", "check", "--scope", "s"]) == ["grant", "check"]
     with pytest.raises(AssertionError):
         _command_path(["grant", "mintt"])

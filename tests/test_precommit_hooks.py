@@ -50,8 +50,14 @@ def _git_repo(tmp_path: Path, files: dict[str, str]) -> list[str]:
     for name, text in files.items():
         (tmp_path / name).write_text(text, encoding="utf-8")
     subprocess.run(["git", "add", "."], cwd=tmp_path, check=True, env=env)
-    staged = subprocess.run(["git", "diff", "--cached", "--name-only"], cwd=tmp_path,
-                            check=True, env=env, capture_output=True, text=True)
+    staged = subprocess.run(
+        ["git", "diff", "--cached", "--name-only"],
+        cwd=tmp_path,
+        check=True,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     return staged.stdout.split()
 
 
@@ -60,15 +66,26 @@ def _run_hook(hook_id: str, repo: Path, names: list[str]) -> subprocess.Complete
     assert entry[0] == "agentops"  # the console script; run it as its module form
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     env.pop("AGENTOPS_DISABLED", None)
-    return subprocess.run([sys.executable, "-m", "agentops", *entry[1:], *names], cwd=repo,
-                          env=env, capture_output=True, text=True, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "agentops", *entry[1:], *names],
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
 
 
 @pytest.mark.parametrize("hook_id", ["agentops-secrets", "agentops-hidden-chars"])
 def test_hooks_fail_on_planted_problems(tmp_path: Path, hook_id: str) -> None:
-    names = _git_repo(tmp_path, {"settings.env": f"KEY={AWS}\n",
-                                 "prompt.md": f"be{ZWSP}nign text\n",
-                                 "ok.py": "print('fine')\n"})
+    names = _git_repo(
+        tmp_path,
+        {
+            "settings.env": f"KEY={AWS}\n",
+            "prompt.md": f"be{ZWSP}nign text\n",
+            "ok.py": "print('fine')\n",
+        },
+    )
     done = _run_hook(hook_id, tmp_path, names)
     assert done.returncode == 3, done.stdout + done.stderr
     assert AWS not in done.stdout + done.stderr

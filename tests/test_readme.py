@@ -45,8 +45,9 @@ def test_quickstart_is_the_first_block_and_has_exactly_two_commands() -> None:
 
 @pytest.mark.parametrize("block", _blocks("sh"))
 def test_shell_blocks_run(block: str, tmp_path: Path) -> None:
-    shutil.copytree(ROOT / "agentops", tmp_path / "agentops",
-                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(
+        ROOT / "agentops", tmp_path / "agentops", ignore=shutil.ignore_patterns("__pycache__")
+    )
     bindir = tmp_path / "bin"
     bindir.mkdir()
     (bindir / "python").symlink_to(sys.executable)
@@ -56,8 +57,15 @@ def test_shell_blocks_run(block: str, tmp_path: Path) -> None:
         command = line.split("  #")[0].strip()
         if not command or command == TEST_COMMAND:
             continue
-        done = subprocess.run(["bash", "-c", command], cwd=tmp_path, env=env,
-                              capture_output=True, text=True, timeout=300, check=False)
+        done = subprocess.run(
+            ["bash", "-c", command],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
         assert done.returncode == 0, f"{command}\n{done.stdout}{done.stderr}"
 
 
@@ -83,7 +91,8 @@ def test_json_blocks_parse_and_name_real_commands(block: str) -> None:
 
 @pytest.mark.parametrize("block", _blocks("yaml"))
 def test_yaml_blocks_name_published_hooks(block: str) -> None:
-    published = re.findall(r"^- id: (\S+)$", (ROOT / ".pre-commit-hooks.yaml").read_text(),
-                           flags=re.MULTILINE)
+    published = re.findall(
+        r"^- id: (\S+)$", (ROOT / ".pre-commit-hooks.yaml").read_text(), flags=re.MULTILINE
+    )
     named = re.findall(r"- id: (\S+)", block)
     assert named and set(named) <= set(published)

@@ -81,8 +81,7 @@ def test_neither_pure_recency_nor_relevance() -> None:
 
 
 def test_ranks_not_magnitudes() -> None:
-    assert ids(rrf_fuse(pool(("a", 0), ("b", 900000), ("c", 8), ("d", 7)))) == [
-        "b", "a", "c", "d"]
+    assert ids(rrf_fuse(pool(("a", 0), ("b", 900000), ("c", 8), ("d", 7)))) == ["b", "a", "c", "d"]
 
 
 TEN = pool(*zip("abcdefghij", [0, 8, 7, 9, 6, 5, 4, 3, 2, 1], strict=True))
@@ -132,11 +131,14 @@ def test_single_item_exact_fields() -> None:
     assert isinstance(hit, FusedItem)
 
 
-@pytest.mark.parametrize("call", [
-    lambda: rrf_fuse([], 5),
-    lambda: rrf_fuse(None),
-    lambda: rrf_fuse([{"score": 1}], 0),
-])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: rrf_fuse([], 5),
+        lambda: rrf_fuse(None),
+        lambda: rrf_fuse([{"score": 1}], 0),
+    ],
+)
 def test_empty_results(call: Any) -> None:
     assert call() == []
 
@@ -151,8 +153,9 @@ def test_limit_beyond_pool() -> None:
 # ---------------------------------------------------------------- rrf_fuse details
 
 
-@pytest.mark.parametrize("bad", [None, 5, 2.5, "abc", b"ab", bytearray(b"ab"),
-                                 {"score": 1}, {}, object()])
+@pytest.mark.parametrize(
+    "bad", [None, 5, 2.5, "abc", b"ab", bytearray(b"ab"), {"score": 1}, {}, object()]
+)
 def test_rejected_pools(bad: Any) -> None:
     assert rrf_fuse(bad) == []
 
@@ -206,9 +209,17 @@ class Obj:
 def test_attribute_scores_and_key_name() -> None:
     objs = [Obj("a", 0, 1), Obj("b", 9, 0), Obj("c", 8, 5), Obj("d")]
     assert [h.item.name for h in rrf_fuse(objs)] == [  # type: ignore[attr-defined]
-        "b", "a", "c", "d"]
+        "b",
+        "a",
+        "c",
+        "d",
+    ]
     assert [h.item.name for h in rrf_fuse(objs, key="rank")] == [  # type: ignore[attr-defined]
-        "a", "c", "b", "d"]
+        "a",
+        "c",
+        "b",
+        "d",
+    ]
     maps = pool(("a", 0), ("b", 9), ("c", 8), ("d", 7))
     for m, hits in zip(maps, [1, 0, 5, 0], strict=True):
         m["hits"] = hits
@@ -259,7 +270,10 @@ def test_reading_that_raises_scores_zero() -> None:
     boom, prop = Boom(), BadProp()
     res = rrf_fuse([boom, prop, good])
     assert [(h.item, h.relevance, h.relevance_rank) for h in res] == [
-        (boom, 0.0, 2), (good, 1.0, 1), (prop, 0.0, 3)]
+        (boom, 0.0, 2),
+        (good, 1.0, 1),
+        (prop, 0.0, 3),
+    ]
     assert [h.relevance for h in rrf_fuse([good, good], key=bad_key)] == [0.0, 0.0]
 
 
@@ -267,14 +281,33 @@ class MyReal(float):
     pass
 
 
-@pytest.mark.parametrize("value, expected", [
-    (3, 3.0), (2.5, 2.5), (-4, -4.0), (Fraction(1, 4), 0.25), (Decimal("1.5"), 1.5),
-    (MyReal(7.0), 7.0),
-    (True, 0.0), (False, 0.0), ("5", 0.0), (None, 0.0), ([1], 0.0), (1j, 0.0),
-    (NAN, 0.0), (INF, 0.0), (-INF, 0.0), (10 ** 400, 0.0), (-(10 ** 400), 0.0),
-    (Decimal("1e400"), 0.0), (Decimal("NaN"), 0.0), (Decimal("sNaN"), 0.0),
-    (Decimal("-Infinity"), 0.0), (Fraction(10 ** 400, 3), 0.0),
-])
+@pytest.mark.parametrize(
+    "value, expected",
+    [
+        (3, 3.0),
+        (2.5, 2.5),
+        (-4, -4.0),
+        (Fraction(1, 4), 0.25),
+        (Decimal("1.5"), 1.5),
+        (MyReal(7.0), 7.0),
+        (True, 0.0),
+        (False, 0.0),
+        ("5", 0.0),
+        (None, 0.0),
+        ([1], 0.0),
+        (1j, 0.0),
+        (NAN, 0.0),
+        (INF, 0.0),
+        (-INF, 0.0),
+        (10**400, 0.0),
+        (-(10**400), 0.0),
+        (Decimal("1e400"), 0.0),
+        (Decimal("NaN"), 0.0),
+        (Decimal("sNaN"), 0.0),
+        (Decimal("-Infinity"), 0.0),
+        (Fraction(10**400, 3), 0.0),
+    ],
+)
 def test_score_reading(value: Any, expected: float) -> None:
     (hit,) = rrf_fuse([{"score": value}])
     assert hit.relevance == expected
@@ -317,8 +350,9 @@ def test_limit_ints(limit: int, n: int) -> None:
     assert len(fuse_rankings([["a", "b", "c"]], limit=limit)) == n
 
 
-@pytest.mark.parametrize("k", [True, False, -1, -0.5, NAN, INF, -INF, "60", None, 10 ** 400,
-                               [1], Decimal(1)])
+@pytest.mark.parametrize(
+    "k", [True, False, -1, -0.5, NAN, INF, -INF, "60", None, 10**400, [1], Decimal(1)]
+)
 def test_bad_k_falls_back(k: Any) -> None:
     hits = pool(("a", 0), ("b", 9))
     assert rrf_fuse(hits, k=k) == rrf_fuse(hits)
@@ -393,9 +427,12 @@ def test_fr_zero_weight_keeps_candidate() -> None:
 def test_fr_bad_ranking_keeps_position() -> None:
     assert triples(fuse_rankings([["a"], None, ["a"]])) == [("a", 2 / 61, (1, None, 1))]
     assert triples(fuse_rankings([["a"], "zz", {"a": 1}, 7, ["a"]])) == [
-        ("a", 2 / 61, (1, None, None, None, 1))]
+        ("a", 2 / 61, (1, None, None, None, 1))
+    ]
     assert triples(fuse_rankings([["a"], None, ["b"]], weights=[1, 5, 2])) == [
-        ("b", 2 / 61, (None, None, 1)), ("a", 1 / 61, (1, None, None))]
+        ("b", 2 / 61, (None, None, 1)),
+        ("a", 1 / 61, (1, None, None)),
+    ]
 
 
 def test_fr_wrong_length_weights() -> None:
@@ -433,7 +470,9 @@ def test_fr_repeat_across_or_within_rankings() -> None:
     ]
     # The repeat of 1 as True and 1.0 is one id (dict-key equality), first object kept.
     assert triples(fuse_rankings([[1], [True, 1.0, 2]])) == [
-        (1, 2 / 61, (1, 1)), (2, 1 / 62, (None, 2))]
+        (1, 2 / 61, (1, 1)),
+        (2, 1 / 62, (None, 2)),
+    ]
 
 
 @pytest.mark.parametrize("limit", [0, 1, 2, 3, 4, 5, -1])
@@ -441,9 +480,9 @@ def test_fr_limit_is_a_prefix_of_the_whole(limit: int) -> None:
     rankings = [["a", "b", "c", "d"], ["d", "c"], ["e"]]
     whole = fuse_rankings(rankings)
     assert [f.id for f in whole] == ["d", "c", "a", "e", "b"]
-    assert fuse_rankings(rankings, limit=limit) == whole[:max(limit, 0)]
+    assert fuse_rankings(rankings, limit=limit) == whole[: max(limit, 0)]
     disjoint = [["a", "b"], ["c", "d"]]
-    assert fuse_rankings(disjoint, limit=limit) == fuse_rankings(disjoint)[:max(limit, 0)]
+    assert fuse_rankings(disjoint, limit=limit) == fuse_rankings(disjoint)[: max(limit, 0)]
 
 
 def test_no_repeats_chooses_the_fast_path_only_when_it_applies() -> None:
@@ -473,10 +512,26 @@ def test_fr_rejected_containers(bad: Any) -> None:
     assert fuse_rankings(bad) == []
 
 
-@pytest.mark.parametrize("weights", [
-    [True, 1], [1, -1], [1, NAN], [1, INF], [1, "1"], "ab", {0: 1, 1: 1}, (w for w in [3, 1]),
-    [1, Decimal(1)], [1, None], 5, [10 ** 400, 1], [1, -0.0001], [1, [1]], {3, 1},
-])
+@pytest.mark.parametrize(
+    "weights",
+    [
+        [True, 1],
+        [1, -1],
+        [1, NAN],
+        [1, INF],
+        [1, "1"],
+        "ab",
+        {0: 1, 1: 1},
+        (w for w in [3, 1]),
+        [1, Decimal(1)],
+        [1, None],
+        5,
+        [10**400, 1],
+        [1, -0.0001],
+        [1, [1]],
+        {3, 1},
+    ],
+)
 def test_fr_bad_weights_mean_unweighted(weights: Any) -> None:
     rankings = [["a", "b"], ["b", "c"]]
     assert fuse_rankings(rankings, weights=weights) == fuse_rankings(rankings)
@@ -485,8 +540,10 @@ def test_fr_bad_weights_mean_unweighted(weights: Any) -> None:
 def test_fr_good_weight_forms() -> None:
     rankings = [["a", "b"], ["b", "c"]]
     assert triples(fuse_rankings(rankings, weights=(3, 1))) == [
-        ("b", math.fsum([3 / 62, 1 / 61]), (2, 1)), ("a", 3 / 61, (1, None)),
-        ("c", 1 / 62, (None, 2))]
+        ("b", math.fsum([3 / 62, 1 / 61]), (2, 1)),
+        ("a", 3 / 61, (1, None)),
+        ("c", 1 / 62, (None, 2)),
+    ]
     assert fuse_rankings(rankings, weights=[1.0, 1]) == fuse_rankings(rankings)
     assert fuse_rankings(rankings, weights=range(1, 3)) == fuse_rankings(rankings, weights=[1, 2])
     assert fuse_rankings(rankings, weights=[0, 0])[0].score == 0.0
@@ -499,8 +556,7 @@ def test_fr_ids_dict_key_equality_first_object() -> None:
     assert first.id == 1 and type(first.id) is float
     assert first.ranks == (1, 1)
     # True repeated 1 inside ranking 1 -> dropped before ranks
-    assert triples(fuse_rankings([[True, 1, "z"]])) == [(True, 1 / 61, (1,)),
-                                                        ("z", 1 / 62, (2,))]
+    assert triples(fuse_rankings([[True, 1, "z"]])) == [(True, 1 / 61, (1,)), ("z", 1 / 62, (2,))]
 
 
 class Unhashable:
@@ -560,10 +616,10 @@ def test_fr_overflowing_sum_does_not_raise() -> None:
 
 
 def test_fr_huge_int_k_is_used_as_float() -> None:
-    big = 2 ** 1023
+    big = 2**1023
     assert fuse_rankings([["a"]], k=big, weights=[1.5])[0].score == 1.5 / float(big)
     assert fuse_rankings([["a"]], k=big)[0].score == 1 / (big + 1)
-    edge = int(sys.float_info.max) + 2 ** 970 - 1  # converts to the largest float
+    edge = int(sys.float_info.max) + 2**970 - 1  # converts to the largest float
     res = fuse_rankings([["a"]], k=edge, weights=[1.5])
     assert res[0].score == 1.5 / sys.float_info.max > 0.0
     assert rrf_fuse([{"score": 1}], k=edge)[0].score == 2 / sys.float_info.max
@@ -591,7 +647,8 @@ def test_limit_magnitudes_discarded() -> None:
     small = rrf_fuse(pool(("a", 0), ("b", 5), ("c", 1)))
     huge = rrf_fuse(pool(("a", 0), ("b", 1000), ("c", 1)))
     assert [(h.item["id"], h.score) for h in small] == [  # type: ignore[index]
-        (h.item["id"], h.score) for h in huge]  # type: ignore[index]
+        (h.item["id"], h.score) for h in huge
+    ]  # type: ignore[index]
 
 
 def test_limit_empty_relevance_signal_is_recency() -> None:
@@ -609,23 +666,44 @@ def test_limit_truncated_pool_loses_old_hit() -> None:
 def test_limit_score_ties_get_ordinal_ranks() -> None:
     res = rrf_fuse(pool(("newer", 4), ("older", 4)))
     assert [(h.item["id"], h.relevance_rank) for h in res] == [  # type: ignore[index]
-        ("newer", 1), ("older", 2)]
+        ("newer", 1),
+        ("older", 2),
+    ]
     assert res[0].score > res[1].score
 
 
 # ---------------------------------------------------------------- properties
 
-hashables = st.one_of(st.integers(-5, 30), st.text(max_size=3), st.booleans(),
-                      st.floats(allow_nan=False, width=16), st.none())
-junk = st.one_of(hashables, st.lists(st.integers(), max_size=2),
-                 st.dictionaries(st.text(max_size=2), st.integers(), max_size=2))
-rankings_st = st.lists(st.one_of(st.lists(junk, max_size=12), st.none(), st.text(max_size=3),
-                                 st.integers()), max_size=5)
-any_value = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=4),
-                      st.decimals(), st.fractions(), st.lists(st.integers(), max_size=3),
-                      st.dictionaries(st.text(max_size=2), st.integers(), max_size=2))
-scores_st = st.one_of(st.integers(-10, 10), st.floats(), st.none(), st.text(max_size=2),
-                      st.booleans(), st.decimals())
+hashables = st.one_of(
+    st.integers(-5, 30),
+    st.text(max_size=3),
+    st.booleans(),
+    st.floats(allow_nan=False, width=16),
+    st.none(),
+)
+junk = st.one_of(
+    hashables,
+    st.lists(st.integers(), max_size=2),
+    st.dictionaries(st.text(max_size=2), st.integers(), max_size=2),
+)
+rankings_st = st.lists(
+    st.one_of(st.lists(junk, max_size=12), st.none(), st.text(max_size=3), st.integers()),
+    max_size=5,
+)
+any_value = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.floats(),
+    st.text(max_size=4),
+    st.decimals(),
+    st.fractions(),
+    st.lists(st.integers(), max_size=3),
+    st.dictionaries(st.text(max_size=2), st.integers(), max_size=2),
+)
+scores_st = st.one_of(
+    st.integers(-10, 10), st.floats(), st.none(), st.text(max_size=2), st.booleans(), st.decimals()
+)
 
 
 def _key(x: Any) -> Any:
@@ -638,7 +716,8 @@ def _key(x: Any) -> Any:
 
 @given(rankings_st, any_value, any_value, any_value)
 def test_prop_fuse_rankings_never_raises_and_is_consistent(
-        rankings: Any, k: Any, weights: Any, limit: Any) -> None:
+    rankings: Any, k: Any, weights: Any, limit: Any
+) -> None:
     res = fuse_rankings(rankings, k=k, weights=weights, limit=limit)
     assert isinstance(res, list)
     again = fuse_rankings(rankings, k=k, weights=weights, limit=limit)
@@ -653,17 +732,27 @@ def test_prop_fuse_rankings_never_raises_and_is_consistent(
 
 @given(rankings_st, st.integers(-2, 40))
 def test_prop_limit_is_a_prefix(rankings: Any, limit: int) -> None:
-    assert fuse_rankings(rankings, limit=limit) == fuse_rankings(rankings)[:max(limit, 0)]
+    assert fuse_rankings(rankings, limit=limit) == fuse_rankings(rankings)[: max(limit, 0)]
 
 
-@given(st.lists(st.lists(st.integers(0, 15), max_size=10), min_size=1, max_size=4),
-       st.one_of(st.integers(0, 100), st.floats(0, 100)),
-       st.data())
-def test_prop_scores_are_fsum_of_terms(rankings: list[list[int]], k: float,
-                                       data: st.DataObject) -> None:
-    weights = data.draw(st.one_of(st.none(), st.lists(
-        st.one_of(st.integers(0, 5), st.floats(0, 5)), min_size=len(rankings),
-        max_size=len(rankings))))
+@given(
+    st.lists(st.lists(st.integers(0, 15), max_size=10), min_size=1, max_size=4),
+    st.one_of(st.integers(0, 100), st.floats(0, 100)),
+    st.data(),
+)
+def test_prop_scores_are_fsum_of_terms(
+    rankings: list[list[int]], k: float, data: st.DataObject
+) -> None:
+    weights = data.draw(
+        st.one_of(
+            st.none(),
+            st.lists(
+                st.one_of(st.integers(0, 5), st.floats(0, 5)),
+                min_size=len(rankings),
+                max_size=len(rankings),
+            ),
+        )
+    )
     res = fuse_rankings(rankings, k=k, weights=weights)
     w = weights if weights is not None else [1] * len(rankings)
     expected: dict[int, list[float]] = {}
@@ -678,8 +767,7 @@ def test_prop_scores_are_fsum_of_terms(rankings: list[list[int]], k: float,
     assert {f.id for f in res} == set(expected)
     for f in res:
         assert f.score == math.fsum(expected[f.id])
-        ranks = [list(dict.fromkeys(r)).index(f.id) + 1 if f.id in r else None
-                 for r in rankings]
+        ranks = [list(dict.fromkeys(r)).index(f.id) + 1 if f.id in r else None for r in rankings]
         assert list(f.ranks) == ranks
     # ties broken by first appearance
     for a, b in itertools.pairwise(res):
@@ -687,10 +775,20 @@ def test_prop_scores_are_fsum_of_terms(rankings: list[list[int]], k: float,
             assert first.index(a.id) < first.index(b.id)
 
 
-@given(st.lists(st.one_of(st.fixed_dictionaries({"score": scores_st}), st.none(),
-                          st.integers(), st.builds(Obj, st.text(max_size=2), scores_st)),
-                max_size=15),
-       any_value, any_value, any_value)
+@given(
+    st.lists(
+        st.one_of(
+            st.fixed_dictionaries({"score": scores_st}),
+            st.none(),
+            st.integers(),
+            st.builds(Obj, st.text(max_size=2), scores_st),
+        ),
+        max_size=15,
+    ),
+    any_value,
+    any_value,
+    any_value,
+)
 def test_prop_rrf_fuse_never_raises(hits: list[Any], limit: Any, k: Any, key: Any) -> None:
     res = rrf_fuse(hits, limit, k=k, key=key)
     full = rrf_fuse(hits, k=k, key=key)
@@ -698,12 +796,14 @@ def test_prop_rrf_fuse_never_raises(hits: list[Any], limit: Any, k: Any, key: An
     assert sorted(h.relevance_rank for h in full) == list(range(1, len(hits) + 1))
     assert all(h.item is hits[h.recency_rank - 1] for h in full)
     assert all(math.isfinite(h.relevance) for h in full)
-    assert res == full[:len(res)]
+    assert res == full[: len(res)]
     assert [h.score for h in full] == sorted((h.score for h in full), reverse=True)
 
 
-@given(st.lists(st.one_of(st.integers(-3, 3), st.floats(-3, 3)), max_size=20),
-       st.one_of(st.integers(0, 70), st.floats(0, 70)))
+@given(
+    st.lists(st.one_of(st.integers(-3, 3), st.floats(-3, 3)), max_size=20),
+    st.one_of(st.integers(0, 70), st.floats(0, 70)),
+)
 def test_prop_rrf_matches_formula_and_fuse_rankings(scores: list[float], k: float) -> None:
     hits = [{"id": i, "score": s} for i, s in enumerate(scores)]
     res = rrf_fuse(hits, k=k)
@@ -720,6 +820,7 @@ def test_prop_rrf_matches_formula_and_fuse_rankings(scores: list[float], k: floa
 
 def test_gc_state_restored() -> None:
     import gc
+
     assert gc.isenabled()
     fuse_rankings([["a", "b"], ["b"]])
     assert gc.isenabled()
@@ -735,10 +836,17 @@ def test_gc_state_restored() -> None:
 
 def test_runs_as_script() -> None:
     import subprocess
-    done = subprocess.run([sys.executable, mod.__file__], capture_output=True, text=True,
-                          timeout=60, check=False)
+
+    done = subprocess.run(
+        [sys.executable, mod.__file__], capture_output=True, text=True, timeout=60, check=False
+    )
     assert done.returncode == 0
     assert done.stdout == "rrf_fuse self-check: all assertions passed\n"
-    done = subprocess.run([sys.executable, "-O", mod.__file__], capture_output=True, text=True,
-                          timeout=60, check=False)
+    done = subprocess.run(
+        [sys.executable, "-O", mod.__file__],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     assert done.returncode != 0 and "all assertions passed" not in done.stdout

@@ -59,8 +59,12 @@ B64_88 = j(B64, B64[::-1])  # 88 base64 characters, digits included
 
 # One realistic fake per shape, in table order.
 SAMPLES: dict[str, str] = {
-    "private-key": j("-----BEGIN RSA ", "PRIVATE KEY-----\nMIIEowIBAAKCAQEA1b2c3d4\n",
-                     "-----END RSA ", "PRIVATE KEY-----"),
+    "private-key": j(
+        "-----BEGIN RSA ",
+        "PRIVATE KEY-----\nMIIEowIBAAKCAQEA1b2c3d4\n",
+        "-----END RSA ",
+        "PRIVATE KEY-----",
+    ),
     "db-uri-creds": j("postgres", "://app:S3cretPw@db.internal:5432/prod"),
     "aws-key": j("AKIA", "Z7QX3M4N5P6R7S8T"),
     "stripe-key": j("sk_", "live_", "4eC39HqLyjWDarjtT1zdp7dc"),
@@ -84,10 +88,18 @@ SAMPLES: dict[str, str] = {
     "digitalocean-token": j("dop", "_v1_", HX),
     "vault-token": j("hv", "s.", "CAESIJ1b2C3d4E5f6G7h8I9j0K"),
     "azure-client-secret": j("xyz8", "Q~", "Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv-wx"),
-    "azure-storage-key": j("DefaultEndpointsProtocol=https;AccountName=acct;Account", "Key=",
-                           B64_88, "==;EndpointSuffix=core.windows.net"),
-    "azure-sas": j("https://acct.blob.core.windows.net/c/b.txt?sv=2022-11-02&sr=b&s", "ig=",
-                   "AbCd1234%2BEfGh5678%2FIjKl9012MnOp3456QrSt%3D", "&se=2030-01-01"),
+    "azure-storage-key": j(
+        "DefaultEndpointsProtocol=https;AccountName=acct;Account",
+        "Key=",
+        B64_88,
+        "==;EndpointSuffix=core.windows.net",
+    ),
+    "azure-sas": j(
+        "https://acct.blob.core.windows.net/c/b.txt?sv=2022-11-02&sr=b&s",
+        "ig=",
+        "AbCd1234%2BEfGh5678%2FIjKl9012MnOp3456QrSt%3D",
+        "&se=2030-01-01",
+    ),
     "atlassian-token": j("ATA", "TT3", AN * 3, "=AbC12"),
     "databricks-token": j("da", "pi", HX[:32]),
     "grafana-token": j("gl", "sa_", AN[:32], "_", HX[:8]),
@@ -96,17 +108,24 @@ SAMPLES: dict[str, str] = {
     "sentry-token": j("sntry", "u_", HX),
     "rubygems-key": j("ruby", "gems_", HX[:48]),
     "cloudflare-ca-key": j("v1", ".0-", HX[:24], "-", HX, HX, HX[:18]),
-    "age-secret-key": j("AGE-SECRET", "-KEY-1",
-                        "QYZ7X3M4N5P6R7S8T9V0W2A3C4D5E6F7G8H9" "J0K2L3M4N5P6Q7R8S9T0U1"),
-    "django-secret-key": j("django-", "insecure-",
-                           "x9(k$2m!p7@q3#w8^e5&r1*t6_y0=u4+i-o2)a8b7c3d9f1g5h"),
+    "age-secret-key": j(
+        "AGE-SECRET", "-KEY-1", "QYZ7X3M4N5P6R7S8T9V0W2A3C4D5E6F7", "G8H9J0K2L3M4N5P6Q7R8S9T0U1"
+    ),
+    "django-secret-key": j(
+        "django-", "insecure-", "x9(k$2m!p7@q3#w8^e5&r1*t6_y0=u4+i-o2)a8b7c3d9f1g5h"
+    ),
     "linear-key": j("lin", "_api_", AN, "AbCd"),
     "groq-key": j("gs", "k_", AN, "AbCdEfGhIj12"),
     "perplexity-key": j("pp", "lx-", AN, "AbCdEfGhIj12"),
     "xai-key": j("xa", "i-", AN, AN, "AbCdEfGh"),
     "mailgun-key": j("ke", "y-", HX[:32]),
-    "jwt": j("eyJhbGciOiJIUzI1NiJ9", ".", "eyJzdWIiOiIxMjM0NTY3ODkwIn0", ".",
-             "dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"),
+    "jwt": j(
+        "eyJhbGciOiJIUzI1NiJ9",
+        ".",
+        "eyJzdWIiOiIxMjM0NTY3ODkwIn0",
+        ".",
+        "dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+    ),
     "url-credentials": j("https://deploy:", "Xk3jd9sLq2", "@ci.example.com/app.git"),
     "http-auth-header": j("Authorization: Bearer ", "opaque7Tk29xQm4Lp8Zr3Vn6"),
     "docker-auth": j('"auth": "', base64.b64encode(b"ci-bot:Pa55word!").decode(), '"'),
@@ -116,16 +135,18 @@ SAMPLES: dict[str, str] = {
 
 # The part of each sample that must never survive redaction.
 CORE: dict[str, str] = {name: s for name, s in SAMPLES.items()}
-CORE.update({
-    "azure-storage-key": B64_88,
-    "azure-sas": "AbCd1234%2BEfGh5678%2FIjKl9012MnOp3456QrSt%3D",
-    "url-credentials": "Xk3jd9sLq2",
-    "http-auth-header": "opaque7Tk29xQm4Lp8Zr3Vn6",
-    "docker-auth": base64.b64encode(b"ci-bot:Pa55word!").decode(),
-    "private-key": "MIIEowIBAAKCAQEA1b2c3d4",
-    "slack-webhook": "T0A1B2C3D/B4E5F6G7H/abcdEFGH1234",
-    "discord-webhook": "AbCdEf_GhIj-Kl",
-})
+CORE.update(
+    {
+        "azure-storage-key": B64_88,
+        "azure-sas": "AbCd1234%2BEfGh5678%2FIjKl9012MnOp3456QrSt%3D",
+        "url-credentials": "Xk3jd9sLq2",
+        "http-auth-header": "opaque7Tk29xQm4Lp8Zr3Vn6",
+        "docker-auth": base64.b64encode(b"ci-bot:Pa55word!").decode(),
+        "private-key": "MIIEowIBAAKCAQEA1b2c3d4",
+        "slack-webhook": "T0A1B2C3D/B4E5F6G7H/abcdEFGH1234",
+        "discord-webhook": "AbCdEf_GhIj-Kl",
+    }
+)
 
 CONTEXTS = {
     "json": ('{"service": "billing", "credential": "', '", "retries": 3}'),
@@ -134,15 +155,17 @@ CONTEXTS = {
     "shell": ("export APP_CREDENTIAL='", "' && ./deploy.sh --env prod"),
     "url": ("curl https://api.example.com/v1/items?limit=10&credential=", "&page=2"),
     "log": ("2026-03-14T09:26:53Z INFO worker-3 request ok credential=", " user=bob ms=12"),
-    "trace": ('Traceback (most recent call last):\n  File "app.py", line 7, in <module>\n'
-              "    connect(", ")\nConnectionError: refused\n"),
+    "trace": (
+        'Traceback (most recent call last):\n  File "app.py", line 7, in <module>\n    connect(',
+        ")\nConnectionError: refused\n",
+    ),
     "markdown": ("Use this in your config:\n\n```\n", "\n```\n"),
-    "unicode": ("r\u00e9sum\u00e9 \u2014 cl\u00e9 : ", " \u2713 fin\n"),   # non-ASCII paths
+    "unicode": ("r\u00e9sum\u00e9 \u2014 cl\u00e9 : ", " \u2713 fin\n"),  # non-ASCII paths
 }
 
 # Structural shapes that only make sense in some contexts.
 SKIP_CONTEXT = {
-    ("long-base64", "url"),        # documented limit: base64 inside URLs is skipped
+    ("long-base64", "url"),  # documented limit: base64 inside URLs is skipped
     ("private-key", "url"),
     ("http-auth-header", "url"),
     ("docker-auth", "url"),
@@ -154,8 +177,13 @@ def test_shapes_table_names_and_order() -> None:
     assert [n for n, _ in SHAPES] == list(SAMPLES)
     assert len(SHAPES) == 47
     assert all(isinstance(d, str) and d for _, d in SHAPES)
-    assert (*[n for n, _ in SHAPES[:45]], "email", "long-hex", "long-base64",
-                            "high-entropy") == MARKER_KINDS
+    assert (
+        *[n for n, _ in SHAPES[:45]],
+        "email",
+        "long-hex",
+        "long-base64",
+        "high-entropy",
+    ) == MARKER_KINDS
     assert len(MARKER_KINDS) == 49
 
 
@@ -166,10 +194,25 @@ def test_constants() -> None:
     assert ENTROPY_BITS_PER_CHAR == 4.5
     assert ENTROPY_MIN_RUN == 20
     assert set(sr.__all__) == {
-        "BASE64_MIN_BITS_PER_CHAR", "ENTROPY_BITS_PER_CHAR", "ENTROPY_MIN_RUN", "MARKER_KINDS",
-        "MAX_REDACTION_PASSES", "NONCONVERGENT_TOKEN", "SHAPES", "Found", "Marker",
-        "NoiseReport", "Originals", "Redaction", "ScrubRefused", "Scrubbed",
-        "find_secret_shapes", "noise_report", "redact_secret_shapes", "scrub_for_storage"}
+        "BASE64_MIN_BITS_PER_CHAR",
+        "ENTROPY_BITS_PER_CHAR",
+        "ENTROPY_MIN_RUN",
+        "MARKER_KINDS",
+        "MAX_REDACTION_PASSES",
+        "NONCONVERGENT_TOKEN",
+        "SHAPES",
+        "Found",
+        "Marker",
+        "NoiseReport",
+        "Originals",
+        "Redaction",
+        "ScrubRefused",
+        "Scrubbed",
+        "find_secret_shapes",
+        "noise_report",
+        "redact_secret_shapes",
+        "scrub_for_storage",
+    }
 
 
 @pytest.mark.parametrize("shape", list(SAMPLES))
@@ -216,32 +259,59 @@ ACCEPT = [
     ("AKIAIOSFODNN7EXAMPLE", "[redacted:aws-key]", ("aws-key",)),  # agentops: allow-secret
     ("ASIAIOSFODNN7EXAMPLE", "[redacted:aws-key]", ("aws-key",)),  # agentops: allow-secret
     ("token=" + H * 4, "token=[redacted:long-hex]", ("long-hex",)),
-    ("shipped at f6efe271a1277aca79586ee51ef9db30592ac1c5 on main",
-     "shipped at f6efe271a1277aca79586ee51ef9db30592ac1c5 on main", ()),
-    ("before -----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk\nafter",  # agentops: allow-secret
-     "before [redacted:private-key]", ("private-key",)),
-    ("-----BEGIN RSA PRIVATE KEY-----\nabc\n", "[redacted:private-key]\n", ("private-key",)),
-    ("postgres://AKIAIOSFODNN7EXAMPLE@db.example", "[redacted:db-uri-creds]",
-     ("aws-key", "db-uri-creds")),
-    ("xoxb-123456789012-abcdefghijklmnop then AKIAIOSFODNN7EXAMPLE",
-     "[redacted:slack-token] then [redacted:aws-key]", ("aws-key", "slack-token")),
+    (
+        "shipped at f6efe271a1277aca79586ee51ef9db30592ac1c5 on main",
+        "shipped at f6efe271a1277aca79586ee51ef9db30592ac1c5 on main",
+        (),
+    ),
+    (
+        "before -----BEGIN OPENSSH PRIVATE " + "KEY-----\nb3BlbnNzaC1rZXk\nafter",
+        "before [redacted:private-key]",
+        ("private-key",),
+    ),
+    (
+        "-----BEGIN RSA PRIVATE KEY-----\nabc\n",  # agentops: allow-secret
+        "[redacted:private-key]\n",
+        ("private-key",),
+    ),
+    (
+        "postgres://AKIAIOSFODNN7EXAMPLE@db.example",
+        "[redacted:db-uri-creds]",
+        ("aws-key", "db-uri-creds"),
+    ),
+    (
+        "xoxb-123456789012-abcdefghijklmnop then AKIAIOSFODNN7EXAMPLE",
+        "[redacted:slack-token] then [redacted:aws-key]",
+        ("aws-key", "slack-token"),
+    ),
     ("postgresql+psycopg2://app:pw@db:5432/x", "[redacted:db-uri-creds]", ("db-uri-creds",)),
     ("rediss://:pw@cache:6380", "[redacted:db-uri-creds]", ("db-uri-creds",)),
-    ("git clone https://deploy:Xk3jd9sLq2@ci.example.com/app.git",
-     "git clone https://[redacted:url-credentials]@ci.example.com/app.git",
-     ("url-credentials",)),
+    (
+        "git clone https://deploy:Xk3jd9sLq2@ci.example.com/app.git",
+        "git clone https://[redacted:url-credentials]@ci.example.com/app.git",
+        ("url-credentials",),
+    ),
     ("https://user:password@host/x", "https://user:password@host/x", ()),
-    ("Authorization: Bearer opaque7Tk29xQm4Lp8Zr3Vn6",
-     "Authorization: Bearer [redacted:http-auth-header]", ("http-auth-header",)),
+    (
+        "Authorization: Bearer opaque7Tk29xQm4Lp8Zr3Vn6",
+        "Authorization: Bearer [redacted:http-auth-header]",
+        ("http-auth-header",),
+    ),
     (B64 + "===", "[redacted:long-base64]=", ("long-base64",)),
     ("(" + P + ")", "([redacted:long-base64])", ("long-base64",)),
     ("g" + H * 3, "[redacted:long-base64]", ("long-base64",)),
     ("id secret_" + H * 4, "id [redacted:long-hex]", ("long-hex",)),
     ("t=" + B64 + "-Ab9_cD7 end", "t=[redacted:long-base64] end", ("long-base64",)),
-    ("see https://example.com/x\n" + P, "see https://example.com/x\n[redacted:long-base64]",
-     ("long-base64",)),
-    ('{"url":"https://x.example/cb","token":"' + B64 + '"}',
-     '{"url":"https://x.example/cb","token":"[redacted:long-base64]"}', ("long-base64",)),
+    (
+        "see https://example.com/x\n" + P,
+        "see https://example.com/x\n[redacted:long-base64]",
+        ("long-base64",),
+    ),
+    (
+        '{"url":"https://x.example/cb","token":"' + B64 + '"}',
+        '{"url":"https://x.example/cb","token":"[redacted:long-base64]"}',
+        ("long-base64",),
+    ),
 ]
 
 UNCHANGED = [
@@ -273,8 +343,10 @@ def test_acceptance_unchanged(text: str) -> None:
 
 def test_acceptance_passes_and_repeats() -> None:
     uri = "postgres://AKIAIOSFODNN7EXAMPLE@db.example"
-    assert R(uri, max_passes=2) == (NONCONVERGENT_TOKEN,
-                                    ("aws-key", "db-uri-creds", "nonconvergent-snippet"))
+    assert R(uri, max_passes=2) == (
+        NONCONVERGENT_TOKEN,
+        ("aws-key", "db-uri-creds", "nonconvergent-snippet"),
+    )
     assert R(uri, max_passes=3) == ("[redacted:db-uri-creds]", ("aws-key", "db-uri-creds"))
     assert R(AWS, max_passes=1) == (NONCONVERGENT_TOKEN, ("aws-key", "nonconvergent-snippet"))
     assert R(AWS, max_passes=2) == ("[redacted:aws-key]", ("aws-key",))
@@ -316,6 +388,7 @@ def test_max_passes_fallback(mp: object) -> None:
 def test_max_passes_int_subclass_counts() -> None:
     class MyInt(int):
         pass
+
     assert R(AWS, max_passes=MyInt(1))[0] == NONCONVERGENT_TOKEN
     assert R(AWS, max_passes=MyInt(2))[0] == "[redacted:aws-key]"
 
@@ -330,8 +403,10 @@ def test_result_types() -> None:
     res = R("x " + AWS)
     assert isinstance(res, tuple) and isinstance(res.shapes, tuple)
     assert hash(res) == hash(R("x " + AWS))
-    assert json.loads(json.dumps(res._asdict())) == {"text": "x [redacted:aws-key]",
-                                                    "shapes": ["aws-key"]}
+    assert json.loads(json.dumps(res._asdict())) == {
+        "text": "x [redacted:aws-key]",
+        "shapes": ["aws-key"],
+    }
 
 
 # --------------------------------------------------------------------------------------------
@@ -346,38 +421,73 @@ EDGES = [
     ("sk-ant-" + "abcdefghi", "sk-ant-abcdefghi", ()),
     ("sk-" + "a" * 20, "[redacted:openai-key]", ("openai-key",)),
     ("sk-" + "a" * 19, "sk-" + "a" * 19, ()),
-    ("AccountKey=" + B64_88 + ";x", "AccountKey=[redacted:azure-storage-key];x",
-     ("azure-storage-key",)),
+    (
+        "AccountKey=" + B64_88 + ";x",
+        "AccountKey=[redacted:azure-storage-key];x",
+        ("azure-storage-key",),
+    ),
     ("?sig=" + "a1b2c3d4e5f6g7h8i9j0", "?sig=[redacted:azure-sas]", ("azure-sas",)),
     ("&sig=" + "a1b2c3d4e5f6g7h8i9j" + ";", "&sig=a1b2c3d4e5f6g7h8i9j;", ()),
     ("xsig=" + "a1b2c3d4e5f6g7h8i9j0", "xsig=a1b2c3d4e5f6g7h8i9j0", ()),
-    ("https://api.telegram.org/bot123456789:A" + "b" * 34 + "/getMe",
-     "https://api.telegram.org/bot[redacted:telegram-bot-token]/getMe",
-     ("telegram-bot-token",)),
+    (
+        "https://api.telegram.org/bot123456789:A" + "b" * 34 + "/getMe",
+        "https://api.telegram.org/bot[redacted:telegram-bot-token]/getMe",
+        ("telegram-bot-token",),
+    ),
     ("id 123456789:A" + "b" * 35, "id 123456789:A" + "b" * 35, ()),
     ("x123456789:A" + "b" * 34, "x123456789:A" + "b" * 34, ()),
     ("shpat_" + HX[:32] + "g", "shpat_" + HX[:32] + "g", ()),
     ("shpat_" + HX[:32] + ".", "[redacted:shopify-token].", ("shopify-token",)),
-    ("MTA1bcdefghijklmnopqrstuvw.GxYz12.abcdefghijklmnopqrstuvwxyz0",
-     "[redacted:discord-token]", ("discord-token",)),
-    ("MTA1bcdefghijklmnopqrstu.GxYz12.abcdefghijklmnopqrstuvwxyz0",
-     "[redacted:discord-token]", ("discord-token",)),
-    ("MTA1bcdefghijklmnopqrstuvwx.GxYz12.abcdefghijklmnopqrstuvwxyz0",
-     "MTA1bcdefghijklmnopqrstuvwx.GxYz12.abcdefghijklmnopqrstuvwxyz0", ()),
-    ("MTA1bcdefghijklmnopqrst.GxYz12.abcdefghijklmnopqrstuvwxyz0",
-     "MTA1bcdefghijklmnopqrst.GxYz12.abcdefghijklmnopqrstuvwxyz0", ()),
-    ("MTA1bcdefghijklmnopqrstu.GxYz12.abcdefghijklmnopqrstuvwxyz",
-     "MTA1bcdefghijklmnopqrstu.GxYz12.abcdefghijklmnopqrstuvwxyz", ()),
-    ("Mabcdefghijklmnopqrstuvwx1.GxYz12.abcdefghijklmnopqrstuvwxyz0",
-     "[redacted:discord-token]", ("discord-token",)),
-    ("Mabcdefghijklmnopqrstuvw1x.GxYz12.abcdefghijklmnopqrstuvwxyz0",
-     "[redacted:discord-token]", ("discord-token",)),
-    ("Mabcdefghijklmnopqrstuvwxy.GxYz12.abcdefghijklmnopqrstuvwxyz0",
-     "Mabcdefghijklmnopqrstuvwxy.GxYz12.abcdefghijklmnopqrstuvwxyz0", ()),
-    ("-----BEGIN PGP PRIVATE KEY BLOCK-----\nlQ\n-----END PGP PRIVATE KEY BLOCK-----tail",
-     "[redacted:private-key]tail", ("private-key",)),
-    ("-----BEGIN EC2 PRIVATE KEY-----\nabc\ndef",  # agentops: allow-secret
-     "[redacted:private-key]", ("private-key",)),
+    (
+        "MTA1bcdefghijklmnopqrstuvw.GxYz12.abcdefghijklmnopqrstuvwxyz0",
+        "[redacted:discord-token]",
+        ("discord-token",),
+    ),
+    (
+        "MTA1bcdefghijklmnopqrstu.GxYz12.abcdefghijklmnopqrstuvwxyz0",
+        "[redacted:discord-token]",
+        ("discord-token",),
+    ),
+    (
+        "MTA1bcdefghijklmnopqrstuvwx.GxYz12.abcdefghijklmnopqrstuvwxyz0",
+        "MTA1bcdefghijklmnopqrstuvwx.GxYz12.abcdefghijklmnopqrstuvwxyz0",
+        (),
+    ),
+    (
+        "MTA1bcdefghijklmnopqrst.GxYz12.abcdefghijklmnopqrstuvwxyz0",
+        "MTA1bcdefghijklmnopqrst.GxYz12.abcdefghijklmnopqrstuvwxyz0",
+        (),
+    ),
+    (
+        "MTA1bcdefghijklmnopqrstu.GxYz12.abcdefghijklmnopqrstuvwxyz",
+        "MTA1bcdefghijklmnopqrstu.GxYz12.abcdefghijklmnopqrstuvwxyz",
+        (),
+    ),
+    (
+        "Mabcdefghijklmnopqrstuvwx1.GxYz12.abcdefghijklmnopqrstuvwxyz0",
+        "[redacted:discord-token]",
+        ("discord-token",),
+    ),
+    (
+        "Mabcdefghijklmnopqrstuvw1x.GxYz12.abcdefghijklmnopqrstuvwxyz0",
+        "[redacted:discord-token]",
+        ("discord-token",),
+    ),
+    (
+        "Mabcdefghijklmnopqrstuvwxy.GxYz12.abcdefghijklmnopqrstuvwxyz0",
+        "Mabcdefghijklmnopqrstuvwxy.GxYz12.abcdefghijklmnopqrstuvwxyz0",
+        (),
+    ),
+    (
+        "-----BEGIN PGP PRIVATE KEY BLOCK-----\nlQ\n-----END PGP PRIVATE KEY BLOCK-----tail",
+        "[redacted:private-key]tail",
+        ("private-key",),
+    ),
+    (
+        "-----BEGIN EC2 PRIVATE KEY-----\nabc\ndef",  # agentops: allow-secret
+        "[redacted:private-key]",
+        ("private-key",),
+    ),
     ("-----BEGIN PUBLIC KEY-----\nabc\n", "-----BEGIN PUBLIC KEY-----\nabc\n", ()),
     ("glpat-" + "a" * 20 + ".01.abc", "[redacted:gitlab-token]", ("gitlab-token",)),
     ("GR1348941" + "a" * 20, "[redacted:gitlab-token]", ("gitlab-token",)),
@@ -389,100 +499,163 @@ EDGES = [
     ("xoxz-" + "a" * 10, "xoxz-" + "a" * 10, ()),
     ("AC" + HX[:32], "[redacted:twilio-key]", ("twilio-key",)),
     ("AC" + HX[:31], "AC" + HX[:31], ()),
-    ("databricks dapi" + HX[:32] + "-2", "databricks [redacted:databricks-token]",
-     ("databricks-token",)),
+    (
+        "databricks dapi" + HX[:32] + "-2",
+        "databricks [redacted:databricks-token]",
+        ("databricks-token",),
+    ),
     ("glc_" + "a1B2" * 8 + "==", "[redacted:grafana-token]", ("grafana-token",)),
     ("sntrys_eyJ" + "a" * 40, "[redacted:sentry-token]", ("sentry-token",)),
     ("key-" + HX[:31], "key-" + HX[:31], ()),
     ("eyJ" + "a" * 10 + "." + "b" * 10 + "." + "c" * 5, "[redacted:jwt]", ("jwt",)),
-    ("eyJ" + "a" * 9 + "." + "b" * 10 + "." + "c" * 5,
-     "eyJ" + "a" * 9 + "." + "b" * 10 + "." + "c" * 5, ()),
-    ("eyJ" + "a" * 10 + "." + "b" * 10 + "." + "c" * 4,
-     "eyJ" + "a" * 10 + "." + "b" * 10 + "." + "c" * 4, ()),
-    ("eyJ" + "a" * 10 + "." + "b" * 10 + "." + "c" * 6 + "--",
-     "[redacted:jwt]--", ("jwt",)),
+    (
+        "eyJ" + "a" * 9 + "." + "b" * 10 + "." + "c" * 5,
+        "eyJ" + "a" * 9 + "." + "b" * 10 + "." + "c" * 5,
+        (),
+    ),
+    (
+        "eyJ" + "a" * 10 + "." + "b" * 10 + "." + "c" * 4,
+        "eyJ" + "a" * 10 + "." + "b" * 10 + "." + "c" * 4,
+        (),
+    ),
+    ("eyJ" + "a" * 10 + "." + "b" * 10 + "." + "c" * 6 + "--", "[redacted:jwt]--", ("jwt",)),
     ("django-insecure-" + "a" * 50 + "b", "django-insecure-" + "a" * 50 + "b", ()),
     ("xai-" + "a" * 69, "xai-" + "a" * 69, ()),
-    ("Authorization: Basic " + base64.b64encode(b"user:pw").decode(),
-     "Authorization: Basic [redacted:http-auth-header]", ("http-auth-header",)),
-    ("authorization:basic " + base64.b64encode(b"nocolonhere").decode(),
-     "authorization:basic " + base64.b64encode(b"nocolonhere").decode(), ()),
+    (
+        "Authorization: Basic " + base64.b64encode(b"user:pw").decode(),
+        "Authorization: Basic [redacted:http-auth-header]",
+        ("http-auth-header",),
+    ),
+    (
+        "authorization:basic " + base64.b64encode(b"nocolonhere").decode(),
+        "authorization:basic " + base64.b64encode(b"nocolonhere").decode(),
+        (),
+    ),
     ("Authorization: Bearer mytoken", "Authorization: Bearer mytoken", ()),
-    ("AUTHORIZATION:\tToken " + "ab12" * 10, "AUTHORIZATION:\tToken [redacted:http-auth-header]",
-     ("http-auth-header",)),
+    (
+        "AUTHORIZATION:\tToken " + "ab12" * 10,
+        "AUTHORIZATION:\tToken [redacted:http-auth-header]",
+        ("http-auth-header",),
+    ),
     ("Authorization: Bearer abcdefghijklmno1==x", "Authorization: Bearer abcdefghijklmno1==x", ()),
-    ('"auth": "' + base64.b64encode(b"nocolon!").decode() + '"',
-     '"auth": "' + base64.b64encode(b"nocolon!").decode() + '"', ()),
-    ('"auth": "ResponseSessionHttp2Request"auth": "' + base64.b64encode(b"user:pass").decode()
-     + '"',
-     '"auth": "ResponseSessionHttp2Request"auth": "[redacted:docker-auth]"', ("docker-auth",)),
-    ("Authorization: Bearer Authorization: Bearer abcdefghijklmnop1",
-     "Authorization: Bearer Authorization: Bearer [redacted:http-auth-header]",
-     ("http-auth-header",)),
+    (
+        '"auth": "' + base64.b64encode(b"nocolon!").decode() + '"',
+        '"auth": "' + base64.b64encode(b"nocolon!").decode() + '"',
+        (),
+    ),
+    (
+        '"auth": "ResponseSessionHttp2Request"auth": "'
+        + base64.b64encode(b"user:pass").decode()
+        + '"',
+        '"auth": "ResponseSessionHttp2Request"auth": "[redacted:docker-auth]"',
+        ("docker-auth",),
+    ),
+    (
+        "Authorization: Bearer Authorization: Bearer abcdefghijklmnop1",
+        "Authorization: Bearer Authorization: Bearer [redacted:http-auth-header]",
+        ("http-auth-header",),
+    ),
     ("mysql+pymysql://root:pw@localhost/db", "[redacted:db-uri-creds]", ("db-uri-creds",)),
     ("mongodb+srv://u:p@cluster0.example.net", "[redacted:db-uri-creds]", ("db-uri-creds",)),
     ("xpostgres://u:p@h", "xpostgres://u:p@h", ()),
     ("postgres://u:p@ h", "postgres://u:p@ h", ()),
     ("postgres://u@h", "postgres://u@h", ()),
-    ("ci:Tr0ub4dor&3 ftp://ci:Tr0ub4dor&3@h.example", "ci:Tr0ub4dor&3 ftp://"
-     "[redacted:url-credentials]@h.example", ("url-credentials",)),
-    ("https://u:ibpnhyzSISSltGGowFULfC@h", "https://[redacted:url-credentials]@h",
-     ("url-credentials",)),
+    (
+        "ci:Tr0ub4dor&3 ftp://ci:Tr0ub4dor&3@h.example",
+        "ci:Tr0ub4dor&3 ftp://[redacted:url-credentials]@h.example",
+        ("url-credentials",),
+    ),
+    (
+        "https://u:ibpnhyzSISSltGGowFULfC@h",
+        "https://[redacted:url-credentials]@h",
+        ("url-credentials",),
+    ),
     ("https://USER:YOUR_PASSWORD@h", "https://USER:YOUR_PASSWORD@h", ()),
     ("https://user:MySecretPassword@h", "https://user:MySecretPassword@h", ()),
     ("https://user:${TOKEN}@h", "https://user:${TOKEN}@h", ()),
     ("https://u:hunter22secret@-h", "https://u:hunter22secret@-h", ()),
-    ("https://u:hunter22secret@[::1]", "https://[redacted:url-credentials]@[::1]",
-     ("url-credentials",)),
+    (
+        "https://u:hunter22secret@[::1]",
+        "https://[redacted:url-credentials]@[::1]",
+        ("url-credentials",),
+    ),
     ("https://u:hunter22secret@", "https://u:hunter22secret@", ()),
     ("9https://u:hunter22secret@h", "9https://u:hunter22secret@h", ()),
-    ("x.https://u:hunter22secret@h", "x.https://[redacted:url-credentials]@h",
-     ("url-credentials",)),
+    (
+        "x.https://u:hunter22secret@h",
+        "x.https://[redacted:url-credentials]@h",
+        ("url-credentials",),
+    ),
     ("(https://u:hunter22secret@h", "(https://[redacted:url-credentials]@h", ("url-credentials",)),
     ("12345:A" + "b" * 34, "[redacted:telegram-bot-token]", ("telegram-bot-token",)),
     ("1234:A" + "b" * 34, "1234:A" + "b" * 34, ()),
     ("1" * 16 + ":A" + "b" * 34, "[redacted:telegram-bot-token]", ("telegram-bot-token",)),
     ("1" * 17 + ":A" + "b" * 34, "1" * 17 + ":A" + "b" * 34, ()),
     ("x_12345:A" + "b" * 34, "x_12345:A" + "b" * 34, ()),
-    ("12345:A" + "b" * 34 + " 67890:A" + "c" * 34,
-     "[redacted:telegram-bot-token] [redacted:telegram-bot-token]",
-     ("telegram-bot-token", "telegram-bot-token")),
+    (
+        "12345:A" + "b" * 34 + " 67890:A" + "c" * 34,
+        "[redacted:telegram-bot-token] [redacted:telegram-bot-token]",
+        ("telegram-bot-token", "telegram-bot-token"),
+    ),
     ("postgres://u:@h", "postgres://u:@h", ()),
     ("postgres://u:p@", "postgres://u:p@", ()),
     ("postgres+://u:p@h", "postgres+://u:p@h", ()),
     ("foo+postgres://u:p@h", "foo+[redacted:db-uri-creds]", ("db-uri-creds",)),
     ("mysql+redis://u:p@h", "[redacted:db-uri-creds]", ("db-uri-creds",)),
     ("mysql+foo+bar://u:p@h", "mysql+foo+bar://u:p@h", ()),
-    ("postgres://u:p@h postgres://v:q@i", "[redacted:db-uri-creds] [redacted:db-uri-creds]",
-     ("db-uri-creds", "db-uri-creds")),
+    (
+        "postgres://u:p@h postgres://v:q@i",
+        "[redacted:db-uri-creds] [redacted:db-uri-creds]",
+        ("db-uri-creds", "db-uri-creds"),
+    ),
     ("postgres://u:p@h/x?next=redis://v:q@i", "[redacted:db-uri-creds]", ("db-uri-creds",)),
     ('postgres://u:p@h"tail', '[redacted:db-uri-creds]"tail', ("db-uri-creds",)),
-    ("xeyJ" + "a" * 10 + "." + "b" * 10 + "." + "c" * 5,
-     "xeyJ" + "a" * 10 + "." + "b" * 10 + "." + "c" * 5, ()),
+    (
+        "xeyJ" + "a" * 10 + "." + "b" * 10 + "." + "c" * 5,
+        "xeyJ" + "a" * 10 + "." + "b" * 10 + "." + "c" * 5,
+        (),
+    ),
     ("-eyJ" + "a" * 10 + "." + "b" * 10 + "." + "c" * 5, "-[redacted:jwt]", ("jwt",)),
-    ("eyJ" + "a" * 10 + "." + "b" * 9 + "." + "c" * 5,
-     "eyJ" + "a" * 10 + "." + "b" * 9 + "." + "c" * 5, ()),
-    ("eyJ" + "a" * 10 + "." + "b" * 10 + "." + "c" * 5 + "-" * 5 + "d",
-     "[redacted:jwt]", ("jwt",)),
-    ("eyJ" + "a" * 10 + "." + "b" * 10 + "." + "-" * 8, "eyJ" + "a" * 10 + "." + "b" * 10
-     + "." + "-" * 8, ()),
+    (
+        "eyJ" + "a" * 10 + "." + "b" * 9 + "." + "c" * 5,
+        "eyJ" + "a" * 10 + "." + "b" * 9 + "." + "c" * 5,
+        (),
+    ),
+    ("eyJ" + "a" * 10 + "." + "b" * 10 + "." + "c" * 5 + "-" * 5 + "d", "[redacted:jwt]", ("jwt",)),
+    (
+        "eyJ" + "a" * 10 + "." + "b" * 10 + "." + "-" * 8,
+        "eyJ" + "a" * 10 + "." + "b" * 10 + "." + "-" * 8,
+        (),
+    ),
     ("eyJ" + "a" * 10 + "." + "b" * 10, "eyJ" + "a" * 10 + "." + "b" * 10, ()),
     ("eyJ" + "a" * 10 + "." + "b" * 10 + ".", "eyJ" + "a" * 10 + "." + "b" * 10 + ".", ()),
     ("eyJ" + "a" * 10, "eyJ" + "a" * 10, ()),
-    ("Authorization: Basic YWI6Y2Q", "Authorization: Basic [redacted:http-auth-header]",
-     ("http-auth-header",)),
-    ("Authorization: Basic YWI6Y2Q=", "Authorization: Basic [redacted:http-auth-header]",
-     ("http-auth-header",)),
+    (
+        "Authorization: Basic YWI6Y2Q",
+        "Authorization: Basic [redacted:http-auth-header]",
+        ("http-auth-header",),
+    ),
+    (
+        "Authorization: Basic YWI6Y2Q=",
+        "Authorization: Basic [redacted:http-auth-header]",
+        ("http-auth-header",),
+    ),
     ("Authorization: Basic YWI6Y2Q==", "Authorization: Basic YWI6Y2Q==", ()),
     ("Authorization: Basic YWI6Y", "Authorization: Basic YWI6Y", ()),
     ("Authorization: Basic YWI6Y2Q-", "Authorization: Basic YWI6Y2Q-", ()),
-    ("Authorization: Bearer abcdefghijklmn1=", "Authorization: Bearer [redacted:http-auth-header]",
-     ("http-auth-header",)),
+    (
+        "Authorization: Bearer abcdefghijklmn1=",
+        "Authorization: Bearer [redacted:http-auth-header]",
+        ("http-auth-header",),
+    ),
     ("Authorization: Bearer abcdefghijklm1=", "Authorization: Bearer abcdefghijklm1=", ()),
     ("Authorization: Bearer abcdefghijklmnop", "Authorization: Bearer abcdefghijklmnop", ()),
     ("Authorization: Bearer 1234567890123456", "Authorization: Bearer 1234567890123456", ()),
-    ("Authorization:Bearer\tabcdefghijklmno1", "Authorization:Bearer\t[redacted:http-auth-header]",
-     ("http-auth-header",)),
+    (
+        "Authorization:Bearer\tabcdefghijklmno1",
+        "Authorization:Bearer\t[redacted:http-auth-header]",
+        ("http-auth-header",),
+    ),
     ("Authorization: Bearerabcdefghijklmno1", "Authorization: Bearerabcdefghijklmno1", ()),
     ("Authorization : Bearer abcdefghijklmno1", "Authorization : Bearer abcdefghijklmno1", ()),
     ('"auth":"YWJjOmRlZmc="', '"auth":"[redacted:docker-auth]"', ("docker-auth",)),
@@ -507,9 +680,9 @@ GENERIC = [
     # hex floor: 47 unchanged, 48 redacted
     ("k " + (H * 3)[:47], None),
     ("k " + H * 3, "k [redacted:long-hex]"),
-    ("k " + "1" * 60 + "a", None),                        # one letter -> a number
+    ("k " + "1" * 60 + "a", None),  # one letter -> a number
     ("k " + "1" * 60 + "ab", "k [redacted:long-hex]"),
-    ("k " + "a" * 60 + "1", None),                        # one digit -> filler
+    ("k " + "a" * 60 + "1", None),  # one digit -> filler
     ("k " + "a" * 60 + "12", "k [redacted:long-hex]"),
     ("k " + "a" * 60 + "1b2", "k [redacted:long-hex]"),
     ("sha256:" + H * 4, None),
@@ -528,7 +701,7 @@ GENERIC = [
     # base64
     ("k " + B64[:39] + " x", None),
     ("k " + B64[:40], "k [redacted:long-base64]"),
-    ("k " + "abcdefghijKLMNOPQRSTuvwxyzABCDEFGHIJklmnop", None),     # digit-free
+    ("k " + "abcdefghijKLMNOPQRSTuvwxyzABCDEFGHIJklmnop", None),  # digit-free
     ("s3://bucket/" + B64, None),
     ("SFTP://host/" + B64, None),
     ("gs://b/" + B64, None),
@@ -539,27 +712,30 @@ GENERIC = [
     ("data:x;base64;" + B64, "data:x;base64;[redacted:long-base64]"),
     ("h1:" + B64, None),
     ("SHA256:" + B64, None),
-    ("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl user",
-     None),
+    ("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl user", None),
     ("ecdsa-sha2-nistp256 AAAAE2VjZHNhLXNoYTItbmlzdHAyNTYAAAAIbmlzdHAyNTYAAABBBE", None),
-    ("x AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl",
-     "x [redacted:long-base64]"),
+    (
+        "x AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl",
+        "x [redacted:long-base64]",
+    ),
     ("ssh-ed25519 " + B64, "ssh-ed25519 [redacted:long-base64]"),
     ("-----BEGIN CERTIFICATE-----\n" + B64 + "\n-----END CERTIFICATE-----", None),
     ("-----BEGIN X509 CRL-----\n" + B64 + "\n", None),
     ("-----BEGIN PGP SIGNATURE-----\n" + B64 + "\n", None),
     ("-----BEGIN CERTIFICATE REQUEST-----\n" + B64 + "\n", None),
-    ("-----BEGIN CERTIFICATE-----\nx\n-----END CERTIFICATE-----\n" + B64,
-     "-----BEGIN CERTIFICATE-----\nx\n-----END CERTIFICATE-----\n[redacted:long-base64]"),
+    (
+        "-----BEGIN CERTIFICATE-----\nx\n-----END CERTIFICATE-----\n" + B64,
+        "-----BEGIN CERTIFICATE-----\nx\n-----END CERTIFICATE-----\n[redacted:long-base64]",
+    ),
     ("-----BEGIN SOMETHING-----\n" + B64, "-----BEGIN SOMETHING-----\n[redacted:long-base64]"),
     ("ResponseSessionHttp2RequestResponseBuilderFactory", None),
     ("/usr/lib/python3/dist-packages/Foo1BarBaz/QuxQuux/module", None),
-    ("a" * 30 + "1" * 10 + "b", None),                         # low entropy
+    ("a" * 30 + "1" * 10 + "b", None),  # low entropy
     ("my_token-" + B64 + "-Ab9_cD7", "[redacted:long-base64]"),
     (B64 + ".bin", "[redacted:long-base64]"),
     (B64 + ".", "[redacted:long-base64]."),
     (B64 + "-python3/lib/x", "[redacted:long-base64]-python3/lib/x"),
-    ("a/" + B64, "[redacted:long-base64]"),   # 'a/' + B64 is one candidate, judged whole
+    ("a/" + B64, "[redacted:long-base64]"),  # 'a/' + B64 is one candidate, judged whole
     (B64 + "-x==", "[redacted:long-base64]"),
     (B64 + "-x==x", "[redacted:long-base64]=x"),
     (B64 + "-x=-", "[redacted:long-base64]=-"),
@@ -570,25 +746,35 @@ GENERIC = [
     ("SHA-512-" + B64, None),
     ("sha-1:__" + B64, None),
     ("sha3:" + B64, "sha3:[redacted:long-base64]"),
-    ("https://x/" + B64 + "-" + P + " " + B64, "https://x/" + B64 + "-" + P
-     + " [redacted:long-base64]"),
-    ("https://x/a " + B64 + " https://y/" + P + "\n" + B64,
-     "https://x/a [redacted:long-base64] https://y/" + P + "\n[redacted:long-base64]"),
+    (
+        "https://x/" + B64 + "-" + P + " " + B64,
+        "https://x/" + B64 + "-" + P + " [redacted:long-base64]",
+    ),
+    (
+        "https://x/a " + B64 + " https://y/" + P + "\n" + B64,
+        "https://x/a [redacted:long-base64] https://y/" + P + "\n[redacted:long-base64]",
+    ),
     ("HTTPS://x/" + B64, None),
     ("see ws://x/'" + B64, "see ws://x/'[redacted:long-base64]"),
-    ("-----BEGIN PUBLIC KEY-----\n" + B64 + "\n-----BEGIN RSA PRIVATE KEY-----",
-     "-----BEGIN PUBLIC KEY-----\n" + B64 + "\n[redacted:private-key]"),
-    ("-----BEGIN ENCRYPTED PRIVATE KEY PUBLIC-----\n" + B64,
-     "-----BEGIN ENCRYPTED PRIVATE KEY PUBLIC-----\n[redacted:long-base64]"),
+    (
+        "-----BEGIN PUBLIC KEY-----\n" + B64 + "\n-----BEGIN RSA PRIVATE KEY-----",
+        "-----BEGIN PUBLIC KEY-----\n" + B64 + "\n[redacted:private-key]",
+    ),
+    (
+        "-----BEGIN ENCRYPTED PRIVATE KEY PUBLIC-----\n" + B64,
+        "-----BEGIN ENCRYPTED PRIVATE KEY PUBLIC-----\n[redacted:long-base64]",
+    ),
     ("ssh-rsa\t" + "AAAAB3NzaC1yc2EAAAADAQABAAABgQC1b2c3d4e5f6g7h8", None),
-    ("xssh-rsa " + "AAAAB3NzaC1yc2EAAAADAQABAAABgQC1b2c3d4e5f6g7h8",
-     "xssh-rsa [redacted:long-base64]"),
+    (
+        "xssh-rsa " + "AAAAB3NzaC1yc2EAAAADAQABAAABgQC1b2c3d4e5f6g7h8",
+        "xssh-rsa [redacted:long-base64]",
+    ),
     ("sk-ssh-ed25519@openssh.com " + "AAAAB3NzaC1yc2EAAAADAQABAAABgQC1b2c3d4e5f6g7h8", None),
     (H * 4 + "\n" + H * 4 + "  f", "[redacted:long-hex]\n" + H * 4 + "  f"),
     ("a_" + H * 4 + "_b", "[redacted:long-hex]"),
     ("a+b_" + H * 4, "a+b_[redacted:long-hex]"),
     ("a/b_" + H * 4, "a/b_[redacted:long-hex]"),
-    ("Q" + H * 3, None),                              # reads as a name: Q, digits, abcdef
+    ("Q" + H * 3, None),  # reads as a name: Q, digits, abcdef
     ("q" + H * 3, "[redacted:long-base64]"),
 ]
 
@@ -605,21 +791,29 @@ def test_generic_rules(text: str, out: str | None) -> None:
 def test_name_shaped_calibration() -> None:
     assert sr._name_shaped("ResponseSessionHttp2RequestResponseBuilder")
     assert sr._name_shaped("src/components/Header8/index/styles/main/layout/Grid")
-    assert not sr._name_shaped("abcdefgh/ijklmnop/qrstuvwx")               # two slashes
+    assert not sr._name_shaped("abcdefgh/ijklmnop/qrstuvwx")  # two slashes
     assert sr._name_shaped("abc/def/ghi/jkl")
-    assert not sr._name_shaped("ab/cd/ef/gh")                              # avg 2
-    assert not sr._name_shaped("abc/de/fgh/ij")                            # avg 2.5
+    assert not sr._name_shaped("ab/cd/ef/gh")  # avg 2
+    assert not sr._name_shaped("abc/de/fgh/ij")  # avg 2.5
     assert not sr._name_shaped("Abcd1Efg")
     assert sr._name_shaped("AbcdEfgh")
-    assert not sr._name_shaped("abcdefgh")                                 # no upper
-    assert not sr._name_shaped("ABCDEFGH")                                 # no lower
+    assert not sr._name_shaped("abcdefgh")  # no upper
+    assert not sr._name_shaped("ABCDEFGH")  # no lower
     assert not sr._name_shaped("Abcd+Efgh")
     assert not sr._name_shaped("")
 
 
 def test_word_split() -> None:
     assert sr._WORD_RE.findall("ibpnhyzSISSltGGowFULfC") == [
-        "ibpnhyz", "SIS", "Slt", "G", "Gow", "FU", "Lf", "C"]
+        "ibpnhyz",
+        "SIS",
+        "Slt",
+        "G",
+        "Gow",
+        "FU",
+        "Lf",
+        "C",
+    ]
     assert sr._word_stats("Header8") == (7, 2)
     assert sr._word_stats("+/=") == (0, 0)
 
@@ -641,7 +835,7 @@ def test_entropy_matches_exact(counts: list[int], twice: int) -> None:
 @pytest.mark.parametrize("m", [1, 2, 3, 11, 12])
 def test_entropy_ties(m: int) -> None:
     counts = [m] * 16 + [2 * m] * 8
-    assert sr._entropy_at_least(counts, 32 * m, 9)            # tie is marked
+    assert sr._entropy_at_least(counts, 32 * m, 9)  # tie is marked
     bumped = [*counts[:-1], 2 * m + 1]
     assert sr._entropy_at_least(bumped, 32 * m + 1, 9) == _exact_entropy_ge(bumped, 9)
     # 3.5 tie: 8 chars x m and 4 chars x 2m -> H = 8/16*4 + 4/8*3 = 3.5
@@ -661,7 +855,8 @@ def test_entropy_near_tie_not_equal() -> None:
 
 def test_storage_entropy_floor() -> None:
     tie_run = "".join(chr(0x41 + i) for i in range(16)) + "".join(
-        chr(0x61 + i) * 2 for i in range(8))          # H = 4.5 exactly, 32 chars
+        chr(0x61 + i) * 2 for i in range(8)
+    )  # H = 4.5 exactly, 32 chars
     assert sum(1 for _ in tie_run) == 32
     out = scrub_for_storage("x " + tie_run + " y", sidecar=True)
     assert [m.kind for m in out.markers] == ["high-entropy"]
@@ -681,6 +876,7 @@ def test_base64_entropy_floor_tie_not_skipped() -> None:
 # §6 limits, each pinned
 # --------------------------------------------------------------------------------------------
 
+
 def test_limit_40_hex_on_purpose() -> None:
     legacy = "ab12" * 10
     assert R("GITHUB_TOKEN=" + legacy)[1] == ()
@@ -698,8 +894,11 @@ def test_limit_opaque_unprefixed() -> None:
 
 
 def test_limit_vendors_not_in_table() -> None:
-    for t in ("NRAK-" + "ABCDEFGHIJKLMNOPQRSTUVWXYZ1", HX[:32] + "-us14",
-              "00" + "aBcDeFgHiJkLmNoPqRsTuVwXyZ012345678"[:40]):
+    for t in (
+        "NRAK-" + "ABCDEFGHIJKLMNOPQRSTUVWXYZ1",
+        HX[:32] + "-us14",
+        "00" + "aBcDeFgHiJkLmNoPqRsTuVwXyZ012345678"[:40],
+    ):
         assert R(t) == (t, ())
 
 
@@ -712,15 +911,18 @@ def test_limit_base64_in_urls_data_digests() -> None:
     for t in ("https://x.example/?key=" + B64, "data:a/b;base64," + B64, "sha256-" + B64):
         assert R(t) == (t, ())
     assert R("https://x.example/?key=AIza" + "SyD-9tSrke72PouQMnMX-a7eZSW0jkFMBWY")[1] == (
-        "google-api-key",)
+        "google-api-key",
+    )
 
 
 def test_url_context_ends_at_whitespace_for_every_later_run() -> None:
     # A space after the URL ends its context; the memo of that answer must keep
     # saying "not in the URL" for the second run as well as the first.
     text = "see https://x.example/a " + B64 + " and " + B64_88
-    assert R(text) == ("see https://x.example/a [redacted:long-base64] and "
-                       "[redacted:long-base64]", ("long-base64", "long-base64"))
+    assert R(text) == (
+        "see https://x.example/a [redacted:long-base64] and [redacted:long-base64]",
+        ("long-base64", "long-base64"),
+    )
     assert R(text) == ORACLE(text)
     assert R(text, max_passes=2) == R(text)  # both in the first pass, confirmed by the second
 
@@ -736,10 +938,14 @@ def test_scheme_words_are_read_whole() -> None:
     # A database scheme with a driver suffix after other text, and a short URL scheme
     # holding a digit: the scheme is read back to its first character.
     cases = {
-        "url=postgresql+psycopg2://u:pw@h/db x": ("url=[redacted:db-uri-creds] x",
-                                                 ("db-uri-creds",)),
+        "url=postgresql+psycopg2://u:pw@h/db x": (
+            "url=[redacted:db-uri-creds] x",
+            ("db-uri-creds",),
+        ),
         "see s3://user:Passw0rd12@bucket.example": (
-            "see s3://[redacted:url-credentials]@bucket.example", ("url-credentials",)),
+            "see s3://[redacted:url-credentials]@bucket.example",
+            ("url-credentials",),
+        ),
     }
     for text, want in cases.items():
         assert R(text) == want
@@ -762,13 +968,14 @@ def test_limit_name_or_repetitive_keys() -> None:
 def test_limit_public_context_positional() -> None:
     block = "-----BEGIN CERTIFICATE-----\n" + B64 + "\n"
     assert R(block)[1] == ()
-    assert R(B64 + "\n-----END CERTIFICATE-----")[1] == ("long-base64",)    # BEGIN cut off
+    assert R(B64 + "\n-----END CERTIFICATE-----")[1] == ("long-base64",)  # BEGIN cut off
     assert R('checksum = "' + HX + '"')[1] == ("long-hex",)
 
 
 def test_limit_random_path_segments() -> None:
     assert R("/nix/store/" + "a1b2c3d4e5f6g7h8i9j0k1l2m3n4o5p6q7r8s9t0" + "-python3")[1] == (
-        "long-base64",)
+        "long-base64",
+    )
 
 
 def test_limit_placeholder_passwords() -> None:
@@ -787,8 +994,12 @@ def test_limit_ascii_only() -> None:
 
 def test_limit_storage_hex_and_low_entropy() -> None:
     s = scrub_for_storage
-    for t in ("sha " + "ab12" * 10, "pw correcthorsebatterystaple", "k " + "Zx8kL2mQ9vR4tY7wP1n",
-              "k \u00e9Zx8kL2mQ9vR4tY7wP1nB"):
+    for t in (
+        "sha " + "ab12" * 10,
+        "pw correcthorsebatterystaple",
+        "k " + "Zx8kL2mQ9vR4tY7wP1n",
+        "k \u00e9Zx8kL2mQ9vR4tY7wP1nB",
+    ):
         assert s(t, sidecar=False).text == t
     # a glued name is marked whole
     got = s("api_key_" + HX, sidecar=True)
@@ -816,11 +1027,12 @@ def test_limit_marker_hash_collisions_possible() -> None:
 # find_secret_shapes
 # --------------------------------------------------------------------------------------------
 
+
 def test_find_spans_basic() -> None:
     t = "a " + AWS + " b " + SAMPLES["github-token"] + " c"
     found = find_secret_shapes(t)
     assert found == (Found("aws-key", 2, 22), Found("github-token", 25, 25 + 40))
-    assert all(t[f.start:f.end] in (AWS, SAMPLES["github-token"]) for f in found)
+    assert all(t[f.start : f.end] in (AWS, SAMPLES["github-token"]) for f in found)
 
 
 def test_find_union_of_earlier_tokens() -> None:
@@ -857,15 +1069,16 @@ def _check_find(text: str) -> None:
     at = 0
     for f in found:
         assert prev <= f.start < f.end <= len(text)
-        piece = text[prev:f.start]
+        piece = text[prev : f.start]
         hit = res.text.find(piece, at)
         assert hit == at or (prev > 0 and hit >= at), (text, found, res)
         at = hit + len(piece)
         token = "[redacted:" + f.shape + "]"
         # token remnants (a cut-through token's leftover characters) may sit in between
         hit = res.text.find(token, at)
-        assert hit >= at and set(res.text[at:hit]) <= set("[]redactd:" + "".join(
-            n for n, _ in SHAPES)), (text, found, res)
+        assert hit >= at and set(res.text[at:hit]) <= set(
+            "[]redactd:" + "".join(n for n, _ in SHAPES)
+        ), (text, found, res)
         at = hit + len(token)
         prev = f.end
     assert res.text.endswith(text[prev:])
@@ -873,8 +1086,13 @@ def _check_find(text: str) -> None:
     assert {f.shape for f in found} <= set(res.shapes)
 
 
-@pytest.mark.parametrize("text", [a for a, _, _ in ACCEPT] + [a for a, _, _ in EDGES]
-                         + [a for a, _ in GENERIC] + list(SAMPLES.values()))
+@pytest.mark.parametrize(
+    "text",
+    [a for a, _, _ in ACCEPT]
+    + [a for a, _, _ in EDGES]
+    + [a for a, _ in GENERIC]
+    + list(SAMPLES.values()),
+)
 def test_find_invariants_on_examples(text: str) -> None:
     _check_find(text)
 
@@ -890,8 +1108,10 @@ STORE = [
     ('TOKEN="Zx8kL2mQ9vR4tY7wP1nBqW5e"', 'TOKEN="<REDACTED:high-entropy:5c228>"'),
     ("DB_PASSWORD=Zx8kL2mQ9vR4tY7wP1nBqW5e", "<REDACTED:high-entropy:142c8>"),
     ("x=ghp_abcdefghijklmnopqrstuvwxyz0123456789", "x=<REDACTED:github-token:03aaf>"),
-    ("postgres://AKIAIOSFODNN7EXAMPLE@db.example",
-     "postgres://<REDACTED:aws-key:1a5d4>@db.example"),
+    (
+        "postgres://AKIAIOSFODNN7EXAMPLE@db.example",
+        "postgres://<REDACTED:aws-key:1a5d4>@db.example",
+    ),
     ("integrity sha512-" + B64 + "==", "integrity <REDACTED:long-base64:b8937>"),
     ("ghijklmnopqrstuvwxyzGH", "ghijklmnopqrstuvwxyzGH"),
     ("ghijklmnopqrstuvwxyzGHI", "<REDACTED:high-entropy:5f6f6>"),
@@ -947,7 +1167,7 @@ def test_storage_markers_claimed_first() -> None:
     assert s.text.endswith("<REDACTED:aws-key:1a5d4> tail")
     assert [m.kind for m in s.markers] == ["private-key"] and s.originals[0] == key
     s = scrub_for_storage(key + "<REDACTED:bogus:12345> tail", sidecar=True)
-    assert "bogus" not in s.text                        # unknown kind shields nothing
+    assert "bogus" not in s.text  # unknown kind shields nothing
     assert sr._MARKER_RE.fullmatch("<REDACTED:aws-key:1A5D4>") is None
     assert sr._MARKER_RE.fullmatch("<REDACTED:aws-key:1a5d>") is None
     assert sr._MARKER_RE.fullmatch("<REDACTED:high-entropy:00000>") is not None
@@ -977,15 +1197,18 @@ def test_storage_generic_keeps_two_skips() -> None:
     digitfree = "abcdefghijKLMNOPQRSTuvwxyzABCDEFGHIJklmnop"
     got = s("k " + digitfree, sidecar=True)
     assert [m.kind for m in got.markers] == ["high-entropy"]
-    got = s("k " + "1" * 60, sidecar=True)                   # long-hex has no skips in storage
+    got = s("k " + "1" * 60, sidecar=True)  # long-hex has no skips in storage
     assert [m.kind for m in got.markers] == ["long-hex"]
 
 
 def test_storage_marker_hash() -> None:
     import hashlib
+
     s = scrub_for_storage("x " + AWS, sidecar=True)
-    assert s.markers[0].text == "<REDACTED:aws-key:" + hashlib.sha256(
-        AWS.encode()).hexdigest()[:5] + ">"
+    assert (
+        s.markers[0].text
+        == "<REDACTED:aws-key:" + hashlib.sha256(AWS.encode()).hexdigest()[:5] + ">"
+    )
     lone = "pw Zx8kL2mQ9vR4tY7wP1nBqW5e\udc80"
     got = scrub_for_storage(lone, sidecar=True)
     assert got.originals[0] == "Zx8kL2mQ9vR4tY7wP1nBqW5e"
@@ -1025,13 +1248,13 @@ def _check_scrub_invariants(text: str, s: Scrubbed) -> None:
     prev = 0
     for m in s.markers:
         assert m.kind in MARKER_KINDS
-        assert s.text[m.start:m.end] == m.text
+        assert s.text[m.start : m.end] == m.text
         assert re.fullmatch(r"<REDACTED:[a-z0-9-]+:[0-9a-f]{5}>", m.text)
         assert m.start >= prev
         prev = m.end
     rebuilt = s.text
     for m, value in reversed(list(zip(s.markers, s.originals, strict=True))):
-        rebuilt = rebuilt[:m.start] + value + rebuilt[m.end:]
+        rebuilt = rebuilt[: m.start] + value + rebuilt[m.end :]
     assert rebuilt == text
 
 
@@ -1039,13 +1262,22 @@ def _check_scrub_invariants(text: str, s: Scrubbed) -> None:
 # Noise report
 # --------------------------------------------------------------------------------------------
 
+
 def test_noise_acceptance() -> None:
-    rep = noise_report(["/Users/dev/Projects/agent-memory/src/consolidate/episodic_writer.py",
-                        "https://docs.example.com/guide/install.html#section-2",
-                        "Zx8kL2mQ9vR4tY7wP1nBqW5e"])
+    rep = noise_report(
+        [
+            "/Users/dev/Projects/agent-memory/src/consolidate/episodic_writer.py",
+            "https://docs.example.com/guide/install.html#section-2",
+            "Zx8kL2mQ9vR4tY7wP1nBqW5e",
+        ]
+    )
     assert rep == NoiseReport(3, 3, 0, 0, 1, 1, 1, 0, 2 / 3)
-    rep = noise_report(["https://user:hunter22secret@db.example.com/x",
-                        "/var/uploads/Zx8kL2mQ9vR4tY7wP1nBqW5e.bin"])
+    rep = noise_report(
+        [
+            "https://user:hunter22secret@db.example.com/x",
+            "/var/uploads/Zx8kL2mQ9vR4tY7wP1nBqW5e.bin",
+        ]
+    )
     assert rep.unclassified == 2 and rep.noise_share == 0.0
     for empty in ([], None, 42):
         assert noise_report(empty) == NoiseReport(0, 0, 0, 0, 0, 0, 0, 0, None)  # type: ignore
@@ -1053,14 +1285,34 @@ def test_noise_acceptance() -> None:
 
 def test_noise_classes() -> None:
     vals = [
-        "123e4567-e89b-12d3-a456-426614174000", "urn:uuid:123E4567-E89B-12D3-A456-426614174000",
-        "sha256-" + "A" * 43 + "=", "sha384-" + "B" * 64, "sha512-" + "C" * 86 + "==",
-        "md5:" + "a" * 32, "SHA1=" + "b" * 40, "sha224:" + "c" * 56, "sha256=" + "d" * 64,
-        "sha384:" + "e" * 96, "sha512:" + "f" * 128,
-        "http://a.example/x", "wss://h", "FTP://h/x", "file:///etc/hosts",
-        "~/x", "./a", "../b/c", "C:\\Users\\x", "/", "a/b/c", "a\\b\\c\\",
-        "sha256-" + "A" * 42 + "=", "a/b", "http://u@h/x", "md5:" + "a" * 31,
-        "http://h/Zx8kL2mQ9vR4tY7wP", "/p/Zx8kL2mQ9vR4tY7wP",
+        "123e4567-e89b-12d3-a456-426614174000",
+        "urn:uuid:123E4567-E89B-12D3-A456-426614174000",
+        "sha256-" + "A" * 43 + "=",
+        "sha384-" + "B" * 64,
+        "sha512-" + "C" * 86 + "==",
+        "md5:" + "a" * 32,
+        "SHA1=" + "b" * 40,
+        "sha224:" + "c" * 56,
+        "sha256=" + "d" * 64,
+        "sha384:" + "e" * 96,
+        "sha512:" + "f" * 128,
+        "http://a.example/x",
+        "wss://h",
+        "FTP://h/x",
+        "file:///etc/hosts",
+        "~/x",
+        "./a",
+        "../b/c",
+        "C:\\Users\\x",
+        "/",
+        "a/b/c",
+        "a\\b\\c\\",
+        "sha256-" + "A" * 42 + "=",
+        "a/b",
+        "http://u@h/x",
+        "md5:" + "a" * 31,
+        "http://h/Zx8kL2mQ9vR4tY7wP",
+        "/p/Zx8kL2mQ9vR4tY7wP",
     ]
     rep = noise_report([*vals, None, 3])  # type: ignore[list-item]
     assert rep.uuid == 2 and rep.hash == 9 and rep.url == 4 and rep.path == 7
@@ -1070,23 +1322,26 @@ def test_noise_classes() -> None:
     assert noise_report(["x", "x"]).distinct == 1
 
 
-@pytest.mark.parametrize(("value", "cls"), [
-    ("http://h/Zx8kL2mQ9vR4tY7", "url"),             # 15-character run: not token-like
-    ("http://h/Zx8kL2mQ9vR4tY7wP", "unclassified"),   # 16 with letters and digits
-    ("/p/aaaaaaaaaaaaaaaaaaaaaaaa", "path"),           # letters only: not token-like
-    ("/p/1234567890123456789", "path"),                # digits only
-    ("a/b/c/", "path"),
-    ("a/b", "unclassified"),
-    ("sha512-" + "C" * 86 + "=", "unclassified"),
-    ("sha256-" + "A" * 44, "unclassified"),
-    ("SHA256:" + "d" * 64, "hash"),
-    ("sha256:" + "d" * 63, "unclassified"),
-    ("123e4567-e89b-12d3-a456-42661417400", "unclassified"),
-    ("uuid:123e4567-e89b-12d3-a456-426614174000", "unclassified"),
-    ("https://h.example", "url"),
-    ("https://h.example/a b", "unclassified"),
-    ("ftp://u@h/x", "unclassified"),
-])
+@pytest.mark.parametrize(
+    ("value", "cls"),
+    [
+        ("http://h/Zx8kL2mQ9vR4tY7", "url"),  # 15-character run: not token-like
+        ("http://h/Zx8kL2mQ9vR4tY7wP", "unclassified"),  # 16 with letters and digits
+        ("/p/aaaaaaaaaaaaaaaaaaaaaaaa", "path"),  # letters only: not token-like
+        ("/p/1234567890123456789", "path"),  # digits only
+        ("a/b/c/", "path"),
+        ("a/b", "unclassified"),
+        ("sha512-" + "C" * 86 + "=", "unclassified"),
+        ("sha256-" + "A" * 44, "unclassified"),
+        ("SHA256:" + "d" * 64, "hash"),
+        ("sha256:" + "d" * 63, "unclassified"),
+        ("123e4567-e89b-12d3-a456-42661417400", "unclassified"),
+        ("uuid:123e4567-e89b-12d3-a456-426614174000", "unclassified"),
+        ("https://h.example", "url"),
+        ("https://h.example/a b", "unclassified"),
+        ("ftp://u@h/x", "unclassified"),
+    ],
+)
 def test_noise_class_edges(value: str, cls: str) -> None:
     rep = noise_report([value])
     assert rep._asdict()[cls] == 1 and rep.total == 1
@@ -1099,6 +1354,7 @@ def test_noise_iterates_once_and_never_raises() -> None:
         calls.append(1)
         yield "/a/b/c"
         raise RuntimeError("boom")
+
     rep = noise_report(gen())
     assert calls == [1] and rep.total == 1
 
@@ -1108,19 +1364,69 @@ def test_noise_iterates_once_and_never_raises() -> None:
 # --------------------------------------------------------------------------------------------
 
 FRAGMENTS = [
-    AWS, B64, P, H * 3, H * 4, "=", "==", "-", "_", ".", "/", "+", ":", "@", " ", "\n", "'",
-    '"', "https://", "http://x.example/", "postgres://", "u:", "pw@", "db", "sha256:",
-    "sha512-", "#diff-", "-----BEGIN CERTIFICATE-----\n", "-----BEGIN RSA PRIVATE KEY-----\n",
-    "-----END CERTIFICATE-----\n", "eyJ", "eyJhbGciOiJI", "Authorization: Bearer ",
-    "Authorization: Basic ", "dXNlcjpwYXNz", "\"auth\": \"", "ssh-ed25519 ", "AAAAC3NzaC1lZDI1",
-    "data:x;base64,", "  ", " *", "xoxb-", "sk-", "ghp_", "abc123XYZ789", "Q~", "sig=",
-    "AccountKey=", "[redacted:aws-key]", "<REDACTED:email:c68a2>", "a@b.io", "\u00e9", "\u00a0",
-    "Zx8kL2mQ9vR4tY7wP1nBqW5e", "ResponseSessionHttp2Request", "/bot", "123456789:A",
+    AWS,
+    B64,
+    P,
+    H * 3,
+    H * 4,
+    "=",
+    "==",
+    "-",
+    "_",
+    ".",
+    "/",
+    "+",
+    ":",
+    "@",
+    " ",
+    "\n",
+    "'",
+    '"',
+    "https://",
+    "http://x.example/",
+    "postgres://",
+    "u:",
+    "pw@",
+    "db",
+    "sha256:",
+    "sha512-",
+    "#diff-",
+    "-----BEGIN CERTIFICATE-----\n",
+    "-----BEGIN RSA PRIVATE KEY-----\n",
+    "-----END CERTIFICATE-----\n",
+    "eyJ",
+    "eyJhbGciOiJI",
+    "Authorization: Bearer ",
+    "Authorization: Basic ",
+    "dXNlcjpwYXNz",
+    '"auth": "',
+    "ssh-ed25519 ",
+    "AAAAC3NzaC1lZDI1",
+    "data:x;base64,",
+    "  ",
+    " *",
+    "xoxb-",
+    "sk-",
+    "ghp_",
+    "abc123XYZ789",
+    "Q~",
+    "sig=",
+    "AccountKey=",
+    "[redacted:aws-key]",
+    "<REDACTED:email:c68a2>",
+    "a@b.io",
+    "\u00e9",
+    "\u00a0",
+    "Zx8kL2mQ9vR4tY7wP1nBqW5e",
+    "ResponseSessionHttp2Request",
+    "/bot",
+    "123456789:A",
     *SAMPLES.values(),
 ]
 
-texts = st.lists(st.one_of(st.sampled_from(FRAGMENTS), st.text(max_size=6)),
-                 max_size=12).map("".join)
+texts = st.lists(st.one_of(st.sampled_from(FRAGMENTS), st.text(max_size=6)), max_size=12).map(
+    "".join
+)
 
 
 @given(st.one_of(st.text(), texts, st.binary(), st.integers(), st.none()))
@@ -1134,7 +1440,7 @@ def test_never_raises(value: object) -> None:
 def test_idempotent_and_fixed_point(text: str) -> None:
     res = R(text)
     assert R(res.text) == (res.text, ())
-    assert R(text) == res                                   # deterministic
+    assert R(text) == res  # deterministic
 
 
 @given(texts)
@@ -1155,8 +1461,13 @@ def test_find_invariants(text: str) -> None:
 BENIGN_WORDS = ["the", "deploy", "ok", "value:", "x=1", "(done)", "--", "\n", "path/to/file.py"]
 
 
-@given(st.lists(st.one_of(st.sampled_from(BENIGN_WORDS), st.sampled_from(list(SAMPLES))),
-                min_size=1, max_size=8))
+@given(
+    st.lists(
+        st.one_of(st.sampled_from(BENIGN_WORDS), st.sampled_from(list(SAMPLES))),
+        min_size=1,
+        max_size=8,
+    )
+)
 def test_no_tail_survives(items: list[str]) -> None:
     text = " ".join(SAMPLES.get(i, i) for i in items)
     res = R(text)
@@ -1217,7 +1528,7 @@ ADVERSARIAL = [
     ("https://" + "-" * 20 + B64 + "-") * 2500,
     "-" * 100000 + (B64 + "-") * 2000,
     "sha256:" + (B64 + "-") * 4000,
-    ("x://" + "a" * 30 + ":" ) * 5000,
+    ("x://" + "a" * 30 + ":") * 5000,
     "-----BEGIN " + "A" * 200000,
     "AAAA" + "+" * 200000,
     ("Authorization: Bearer " + "a" * 40 + "==x") * 3000,
@@ -1243,28 +1554,51 @@ def test_self_check_runs(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_self_check_refuses_without_assertions() -> None:
     import subprocess
-    done = subprocess.run([sys.executable, "-O", sr.__file__], capture_output=True, text=True,
-                          check=False)
+
+    done = subprocess.run(
+        [sys.executable, "-O", sr.__file__], capture_output=True, text=True, check=False
+    )
     assert done.returncode != 0 and "assertions" in done.stderr
     assert "all assertions passed" not in done.stdout
 
 
 PREFIX_EXAMPLES = {
     "aws-key": [p + "IOSFODNN7EXAMPLE" for p in ("AKIA", "ASIA", "ABIA", "ACCA")],
-    "stripe-key": [p + "4eC39HqLyjWDarjt" for p in ("sk_live_", "pk_live_", "rk_live_",
-                                                     "sk_test_", "pk_test_", "rk_test_")]
+    "stripe-key": [
+        p + "4eC39HqLyjWDarjt"
+        for p in ("sk_live_", "pk_live_", "rk_live_", "sk_test_", "pk_test_", "rk_test_")
+    ]
     + ["whsec_" + "4eC39HqLyjWDarjtT1zdp7dc"],
     "github-token": ["gh" + c + "_" + AN for c in "pousr"] + ["github_pat_" + "a_1" * 14],
-    "gitlab-token": ["gl" + p + "-" + "a1_-" * 5 for p in (
-        "pat", "dt", "rt", "ptt", "ft", "imt", "soat", "oas", "agent", "cbt", "ffct")]
+    "gitlab-token": [
+        "gl" + p + "-" + "a1_-" * 5
+        for p in ("pat", "dt", "rt", "ptt", "ft", "imt", "soat", "oas", "agent", "cbt", "ffct")
+    ]
     + ["GR1348941" + "a1_-" * 5],
     "google-oauth": ["ya29." + "a" * 20, "GOCSPX-" + "a" * 20],
-    "slack-token": [p + "-" + "1234567890" for p in (
-        "xoxa", "xoxb", "xoxe", "xoxo", "xoxp", "xoxr", "xoxs", "xapp", "xoxe.xoxb", "xoxe.xoxp")],
-    "slack-webhook": ["https://hooks.slack.com/" + k + "/T0/B1" for k in (
-        "services", "workflows", "triggers")],
-    "discord-webhook": ["https://" + h + ".com/api" + v + "/webhooks/1/a" for h in (
-        "discord", "discordapp", "canary.discord", "ptb.discord") for v in ("", "/v10")],
+    "slack-token": [
+        p + "-" + "1234567890"
+        for p in (
+            "xoxa",
+            "xoxb",
+            "xoxe",
+            "xoxo",
+            "xoxp",
+            "xoxr",
+            "xoxs",
+            "xapp",
+            "xoxe.xoxb",
+            "xoxe.xoxp",
+        )
+    ],
+    "slack-webhook": [
+        "https://hooks.slack.com/" + k + "/T0/B1" for k in ("services", "workflows", "triggers")
+    ],
+    "discord-webhook": [
+        "https://" + h + ".com/api" + v + "/webhooks/1/a"
+        for h in ("discord", "discordapp", "canary.discord", "ptb.discord")
+        for v in ("", "/v10")
+    ],
     "huggingface-token": ["hf_" + "a1" * 15, "api_org_" + "a1" * 15],
     "twilio-key": ["SK" + HX[:32], "AC" + HX[:32]],
     "shopify-token": ["shp" + k + "_" + HX[:32] for k in ("at", "ss", "ca", "pa")],
@@ -1277,8 +1611,10 @@ PREFIX_EXAMPLES = {
 }
 
 
-@pytest.mark.parametrize(("shape", "token"), [
-    (shape, token) for shape, tokens in PREFIX_EXAMPLES.items() for token in tokens])
+@pytest.mark.parametrize(
+    ("shape", "token"),
+    [(shape, token) for shape, tokens in PREFIX_EXAMPLES.items() for token in tokens],
+)
 def test_every_documented_prefix(shape: str, token: str) -> None:
     res = R("x " + token + " y")
     assert res.shapes[0] == shape, (token, res)
@@ -1286,8 +1622,10 @@ def test_every_documented_prefix(shape: str, token: str) -> None:
 
 
 def test_url_password_length_floor() -> None:
-    assert R("https://:hunter22secret@h") == ("https://[redacted:url-credentials]@h",
-                                                ("url-credentials",))
+    assert R("https://:hunter22secret@h") == (
+        "https://[redacted:url-credentials]@h",
+        ("url-credentials",),
+    )
     assert R("https://u:abc12345@h")[1] == ("url-credentials",)
     assert R("https://u:abc1234@h")[1] == ()
 
@@ -1302,12 +1640,16 @@ def test_find_with_token_remnant() -> None:
     t = uri + key + " " + AWS
     res = R(t)
     assert res.text == "[redacted:db-uri-creds]] [redacted:aws-key]"
-    assert find_secret_shapes(t) == (Found("db-uri-creds", 0, len(uri) + len(key)),
-                                     Found("aws-key", len(t) - 20, len(t)))
+    assert find_secret_shapes(t) == (
+        Found("db-uri-creds", 0, len(uri) + len(key)),
+        Found("aws-key", len(t) - 20, len(t)),
+    )
     t2 = AWS + " " + t
-    assert find_secret_shapes(t2) == (Found("aws-key", 0, 20),
-                                      Found("db-uri-creds", 21, 21 + len(uri) + len(key)),
-                                      Found("aws-key", len(t2) - 20, len(t2)))
+    assert find_secret_shapes(t2) == (
+        Found("aws-key", 0, 20),
+        Found("db-uri-creds", 21, 21 + len(uri) + len(key)),
+        Found("aws-key", len(t2) - 20, len(t2)),
+    )
 
 
 def test_prefilter_never_hides_a_match() -> None:
@@ -1323,25 +1665,43 @@ def test_prefilter_never_hides_a_match() -> None:
 
 _O = re.ASCII
 _ORX = [
-    ("private-key", r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END "
-                    r"[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)"),
-    ("db-uri-creds", r"\b(?:mongodb|postgres|postgresql|mysql|mariadb|mssql|oracle|redis|rediss"
-                     r"|amqp|amqps)(?:\+[A-Za-z0-9_]+)?://[^\s:/@]*:[^\s@]+@[^\s\"')\]]+"),
+    (
+        "private-key",
+        r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END "
+        r"[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)",
+    ),
+    (
+        "db-uri-creds",
+        r"\b(?:mongodb|postgres|postgresql|mysql|mariadb|mssql|oracle|redis|rediss"
+        r"|amqp|amqps)(?:\+[A-Za-z0-9_]+)?://[^\s:/@]*:[^\s@]+@[^\s\"')\]]+",
+    ),
     ("aws-key", r"\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b"),
     ("stripe-key", r"\b(?:[srp]k_(?:live|test)_[0-9A-Za-z]{16,}|whsec_[0-9A-Za-z]{24,})\b"),
     ("github-token", r"\b(?:gh[pousr]_[0-9A-Za-z]{36,}|github_pat_[0-9A-Za-z_]{40,})\b"),
-    ("gitlab-token", r"\b(?:gl(?:pat|dt|rt|ptt|ft|imt|soat|oas|agent|cbt|ffct)-|GR1348941)"
-                     r"[0-9A-Za-z_-]{20,}(?:\.[0-9A-Za-z_-]+)*"),
+    (
+        "gitlab-token",
+        r"\b(?:gl(?:pat|dt|rt|ptt|ft|imt|soat|oas|agent|cbt|ffct)-|GR1348941)"
+        r"[0-9A-Za-z_-]{20,}(?:\.[0-9A-Za-z_-]+)*",
+    ),
     ("google-api-key", r"\bAIza[0-9A-Za-z_-]{35}\b"),
     ("google-oauth", r"\b(?:ya29\.|GOCSPX-)[0-9A-Za-z_-]{20,}(?:\.[0-9A-Za-z_-]+)*"),
     ("slack-token", r"\b(?:xoxe\.xox[bp]|xox[abeoprs]|xapp)-[0-9A-Za-z-]{10,}"),
     ("slack-webhook", r"\bhttps://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/]+"),
-    ("discord-token", r"(?<![A-Za-z0-9_.-])[MNO](?=[A-Za-z0-9_-]{0,24}[0-9])[A-Za-z0-9_-]{23,25}"
-                      r"\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,}"),
-    ("discord-webhook", r"\bhttps://(?:(?:canary|ptb)\.)?discord(?:app)?\.com/api(?:/v[0-9]+)?"
-                        r"/webhooks/[0-9]+/[A-Za-z0-9_-]+"),
-    ("telegram-bot-token", r"(?:(?<=/bot)|(?<![A-Za-z0-9_]))[0-9]{5,16}:A[0-9A-Za-z_-]{34}"
-                           r"(?![0-9A-Za-z_-])"),
+    (
+        "discord-token",
+        r"(?<![A-Za-z0-9_.-])[MNO](?=[A-Za-z0-9_-]{0,24}[0-9])[A-Za-z0-9_-]{23,25}"
+        r"\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,}",
+    ),
+    (
+        "discord-webhook",
+        r"\bhttps://(?:(?:canary|ptb)\.)?discord(?:app)?\.com/api(?:/v[0-9]+)?"
+        r"/webhooks/[0-9]+/[A-Za-z0-9_-]+",
+    ),
+    (
+        "telegram-bot-token",
+        r"(?:(?<=/bot)|(?<![A-Za-z0-9_]))[0-9]{5,16}:A[0-9A-Za-z_-]{34}"
+        r"(?![0-9A-Za-z_-])",
+    ),
     ("anthropic-key", r"\bsk-ant-[A-Za-z0-9_-]{10,}"),
     ("openai-key", r"\bsk-[A-Za-z0-9_-]{20,}"),
     ("npm-token", r"\bnpm_[A-Za-z0-9]{36,}"),
@@ -1353,13 +1713,19 @@ _ORX = [
     ("digitalocean-token", r"\bdo[por]_v1_[0-9a-f]{64,}\b"),
     ("vault-token", r"\bhv[sbr]\.[A-Za-z0-9_-]{24,}"),
     ("azure-client-secret", r"(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,}"),
-    ("azure-storage-key", r"(?:(?<=AccountKey=)|(?<=SharedAccessKey=))[A-Za-z0-9+/]{40,}={0,2}"
-                          r"(?![A-Za-z0-9+/=])"),
+    (
+        "azure-storage-key",
+        r"(?:(?<=AccountKey=)|(?<=SharedAccessKey=))[A-Za-z0-9+/]{40,}={0,2}"
+        r"(?![A-Za-z0-9+/=])",
+    ),
     ("azure-sas", r"(?<=[?&;]sig=)[A-Za-z0-9%+/_-]{20,}={0,2}(?![A-Za-z0-9%+/_=-])"),
     ("atlassian-token", r"\bATATT3[A-Za-z0-9_=-]{100,}"),
     ("databricks-token", r"\bdapi[0-9a-f]{32}(?:-[0-9]+)?\b"),
-    ("grafana-token", r"\b(?:glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}\b|glc_[A-Za-z0-9+/]{32,}={0,2}"
-                      r"(?![A-Za-z0-9+/=]))"),
+    (
+        "grafana-token",
+        r"\b(?:glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}\b|glc_[A-Za-z0-9+/]{32,}={0,2}"
+        r"(?![A-Za-z0-9+/=]))",
+    ),
     ("heroku-key", r"\bHRKU-AA[A-Za-z0-9_-]{58,}"),
     ("postman-key", r"\bPMAK-[0-9a-fA-F]{24}-[0-9a-fA-F]{34}\b"),
     ("sentry-token", r"\b(?:sntryu_[0-9a-f]{64}\b|sntrys_eyJ[A-Za-z0-9+/=_]{40,})"),
@@ -1387,8 +1753,11 @@ def _o_words(s: str) -> tuple[int, int]:
 
 
 def _o_url_creds(text: str) -> list[tuple[int, int]]:
-    rx = re.compile(r"(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*://(?=([A-Za-z0-9._~%!$&'()*+,;="
-                    r"-]*))\1:(?=([A-Za-z0-9._~%!$&'()*+,;=:-]*))\2@(?=[A-Za-z0-9\[])", _O)
+    rx = re.compile(
+        r"(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*://(?=([A-Za-z0-9._~%!$&'()*+,;="
+        r"-]*))\1:(?=([A-Za-z0-9._~%!$&'()*+,;=:-]*))\2@(?=[A-Za-z0-9\[])",
+        _O,
+    )
     out, pos = [], 0
     while True:
         m = rx.search(text, pos)
@@ -1419,8 +1788,11 @@ def _o_b64colon(body: str) -> bool:
 
 
 def _o_auth(text: str) -> list[tuple[int, int]]:
-    rx = re.compile(r"(?i:authorization):[ \t]*((?i:basic|bearer|token))[ \t]+"
-                    r"(?=([A-Za-z0-9._~+/-]*))\2(={0,2})(?![A-Za-z0-9=])", _O)
+    rx = re.compile(
+        r"(?i:authorization):[ \t]*((?i:basic|bearer|token))[ \t]+"
+        r"(?=([A-Za-z0-9._~+/-]*))\2(={0,2})(?![A-Za-z0-9=])",
+        _O,
+    )
     out, pos = [], 0
     while True:
         m = rx.search(text, pos)
@@ -1430,8 +1802,11 @@ def _o_auth(text: str) -> list[tuple[int, int]]:
         if m.group(1).lower() == "basic":
             ok = re.fullmatch(r"[A-Za-z0-9+/]+", m.group(2)) is not None and _o_b64colon(cred)
         else:
-            ok = len(cred) >= 16 and bool(re.search("[A-Za-z]", cred)) and bool(
-                re.search("[0-9]", cred))
+            ok = (
+                len(cred) >= 16
+                and bool(re.search("[A-Za-z]", cred))
+                and bool(re.search("[0-9]", cred))
+            )
         if ok:
             out.append((m.start(2), m.end(3)))
             pos = m.end()
@@ -1454,8 +1829,14 @@ def _o_docker(text: str) -> list[tuple[int, int]]:
 
 
 def _o_label(before: str) -> bool:
-    return re.search(r"(?<![A-Za-z0-9_])(?:md5|sha-?(?:1|224|256|384|512)|h1)[:=-][_-]*\Z",
-                     before, re.ASCII | re.IGNORECASE) is not None
+    return (
+        re.search(
+            r"(?<![A-Za-z0-9_])(?:md5|sha-?(?:1|224|256|384|512)|h1)[:=-][_-]*\Z",
+            before,
+            re.ASCII | re.IGNORECASE,
+        )
+        is not None
+    )
 
 
 def _o_entropy_lt(c: str, twice: int) -> bool:
@@ -1479,16 +1860,22 @@ def _o_public(text: str, p: int) -> bool:
     if last is None or last.group(1) != "BEGIN":
         return False
     words = last.group(2).split()
-    return "PRIVATE" not in words and any(w in words for w in (
-        "PUBLIC", "CERTIFICATE", "CRL", "SIGNATURE"))
+    return "PRIVATE" not in words and any(
+        w in words for w in ("PUBLIC", "CERTIFICATE", "CRL", "SIGNATURE")
+    )
 
 
 def _o_name(c: str) -> bool:
     ch, n = _o_words(c)
     if n == 0:
         return False
-    if ("+" not in c and "/" not in c and re.search("[A-Z]", c) and re.search("[a-z]", c)
-            and Fraction(ch, n) >= 4):
+    if (
+        "+" not in c
+        and "/" not in c
+        and re.search("[A-Z]", c)
+        and re.search("[a-z]", c)
+        and Fraction(ch, n) >= 4
+    ):
         return True
     return c.count("/") >= 3 and Fraction(ch, n) >= 3
 
@@ -1517,8 +1904,11 @@ def _o_grow(text: str, a: int, b: int, lo: int) -> tuple[int, int]:
 
 
 def _o_generic(text: str, hexr: bool) -> list[tuple[int, int]]:
-    rx = (r"(?<![A-Za-z0-9])[0-9a-fA-F]{48,}(?![A-Za-z0-9])" if hexr else
-          r"(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{40,}={0,2}(?![A-Za-z0-9+/])")
+    rx = (
+        r"(?<![A-Za-z0-9])[0-9a-fA-F]{48,}(?![A-Za-z0-9])"
+        if hexr
+        else r"(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{40,}={0,2}(?![A-Za-z0-9+/])"
+    )
     out: list[tuple[int, int]] = []
     prev = 0
     for m in re.finditer(rx, text, re.A):
@@ -1530,18 +1920,35 @@ def _o_generic(text: str, hexr: bool) -> list[tuple[int, int]]:
         if hexr:
             letters = len(re.findall("[a-fA-F]", c))
             digits = len(re.findall("[0-9]", c))
-            skip = (letters < 2 or digits < 2 or _o_label(text[:p]) or _o_label(text[:gs])
-                    or text[:p].endswith("#diff-")
-                    or ((p == 0 or text[p - 1] == "\n") and text[e:e + 2] in ("  ", " *")))
+            skip = (
+                letters < 2
+                or digits < 2
+                or _o_label(text[:p])
+                or _o_label(text[:gs])
+                or text[:p].endswith("#diff-")
+                or ((p == 0 or text[p - 1] == "\n") and text[e : e + 2] in ("  ", " *"))
+            )
         else:
-            skip = (re.fullmatch("[0-9a-fA-F]+", c) is not None
-                    or not re.search("[0-9]", m.group()) or _o_in_url(text, p)
-                    or (text[max(0, p - 8):p] == ";base64," and p >= 8)
-                    or _o_label(text[:p]) or _o_label(text[:gs])
-                    or (c.startswith("AAAA") and re.search(
+            skip = (
+                re.fullmatch("[0-9a-fA-F]+", c) is not None
+                or not re.search("[0-9]", m.group())
+                or _o_in_url(text, p)
+                or (text[max(0, p - 8) : p] == ";base64," and p >= 8)
+                or _o_label(text[:p])
+                or _o_label(text[:gs])
+                or (
+                    c.startswith("AAAA")
+                    and re.search(
                         r"(?<![A-Za-z0-9])(?:ssh|ecdsa|sk)-[A-Za-z0-9@.-]{1,60}[ \t]{1,8}\Z",
-                        text[:p], re.A) is not None)
-                    or _o_public(text, p) or _o_name(c) or _o_entropy_lt(c, 7))
+                        text[:p],
+                        re.A,
+                    )
+                    is not None
+                )
+                or _o_public(text, p)
+                or _o_name(c)
+                or _o_entropy_lt(c, 7)
+            )
         if skip:
             continue
         out.append((gs, ge))
@@ -1581,7 +1988,9 @@ def ORACLE(text: object, max_passes: int = 8) -> Redaction:
 def test_oracle_is_literal_for_rule_2_and_43_orders() -> None:
     assert math.isclose(1.0, 1.0)
     assert ORACLE("postgres://AKIAIOSFODNN7EXAMPLE@db.example") == (  # agentops: allow-secret
-        "[redacted:db-uri-creds]", ("aws-key", "db-uri-creds"))
+        "[redacted:db-uri-creds]",
+        ("aws-key", "db-uri-creds"),
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -1609,50 +2018,59 @@ def test_gate_b64_run_only() -> None:
     assert sr._scan(_GATE_B64[:39]) is sr._NOTHING
 
 
-@pytest.mark.parametrize(("text", "names"), [
-    ("x AKIA y", ["aws-key"]),
-    ("Authorization: x", ["http-auth-header"]),
-    ("AUTHORIZATION: y", ["http-auth-header"]),
-    ("M" + "a" * 23 + ".abcdef." + "b" * 27, ["discord-token"]),
-    ("N" + "a" * 25 + ".abcdef.", ["discord-token"]),
-    ("O" + "a" * 26 + ".abcdef.", []),
-    ("M" + "a" * 22 + ".abcdef.", []),
-    ("see glc_" + _GATE_B64[:32], ["grafana-token"]),
-    ("see glc_" + _GATE_B64[:31], []),
-    ("sk-ant- and", ["anthropic-key", "openai-key"]),
-    ("SK" + "a" * 28, ["twilio-key"]),
-    ("SK" + "a" * 27, []),
-    ("x" * 30 + "SK", []),
-    ("PMAK-" + "a" * 24 + "-" + "b" * 30, ["postman-key"]),
-    ("PMAK-" + "a" * 23 + "-" + "b" * 30, []),
-    ("v1.0-" + "a" * 24 + "-" + "b" * 30, ["cloudflare-ca-key"]),
-    ("AGE-SECRET-KEY-1" + "x" * 29, ["age-secret-key"]),
-    ("AGE-SECRET-KEY-1" + "x" * 13, []),
-    ("gsk_" + "a" * 30, ["groq-key"]),
-    ("gsk_" + "a" * 29, []),
-    ("\u00e9 SK" + "a" * 30, ["twilio-key"]),
-    ("\u00e9 gsk_" + "a" * 30, ["groq-key"]),
-    ("\u00e9 plain", []),
-])
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("x AKIA y", ["aws-key"]),
+        ("Authorization: x", ["http-auth-header"]),
+        ("AUTHORIZATION: y", ["http-auth-header"]),
+        ("M" + "a" * 23 + ".abcdef." + "b" * 27, ["discord-token"]),
+        ("N" + "a" * 25 + ".abcdef.", ["discord-token"]),
+        ("O" + "a" * 26 + ".abcdef.", []),
+        ("M" + "a" * 22 + ".abcdef.", []),
+        ("see glc_" + _GATE_B64[:32], ["grafana-token"]),
+        ("see glc_" + _GATE_B64[:31], []),
+        ("sk-ant- and", ["anthropic-key", "openai-key"]),
+        ("SK" + "a" * 28, ["twilio-key"]),
+        ("SK" + "a" * 27, []),
+        ("x" * 30 + "SK", []),
+        ("PMAK-" + "a" * 24 + "-" + "b" * 30, ["postman-key"]),
+        ("PMAK-" + "a" * 23 + "-" + "b" * 30, []),
+        ("v1.0-" + "a" * 24 + "-" + "b" * 30, ["cloudflare-ca-key"]),
+        ("AGE-SECRET-KEY-1" + "x" * 29, ["age-secret-key"]),
+        ("AGE-SECRET-KEY-1" + "x" * 13, []),
+        ("gsk_" + "a" * 30, ["groq-key"]),
+        ("gsk_" + "a" * 29, []),
+        ("\u00e9 SK" + "a" * 30, ["twilio-key"]),
+        ("\u00e9 gsk_" + "a" * 30, ["groq-key"]),
+        ("\u00e9 plain", []),
+    ],
+)
 def test_gate_exact_decisions(text: str, names: list[str]) -> None:
     assert _gate_names(text) == names
 
 
 def test_min_entropy_shortcut_constant_is_exact() -> None:
     # The shortcut may only skip the exact entropy when no character exceeds n / 2**3.5.
-    assert sr._SQRT_2_POW_7 == 2 ** 3.5
+    assert sr._SQRT_2_POW_7 == 2**3.5
 
 
 def test_data_uri_skip_at_offset_eight_exactly() -> None:
     b64 = _GATE_B64
-    assert R(";base64," + b64) == (";base64," + b64, ())          # candidate at p == 8
+    assert R(";base64," + b64) == (";base64," + b64, ())  # candidate at p == 8
     assert R("x;base64," + b64) == ("x;base64," + b64, ())
     assert R(";base64" + b64)[1] == ("long-base64",)
 
 
-@pytest.mark.parametrize(("first", "second", "third", "hit"), [
-    (10, 10, 5, True), (9, 10, 5, False), (10, 9, 5, False), (10, 10, 4, False),
-])
+@pytest.mark.parametrize(
+    ("first", "second", "third", "hit"),
+    [
+        (10, 10, 5, True),
+        (9, 10, 5, False),
+        (10, 9, 5, False),
+        (10, 10, 4, False),
+    ],
+)
 def test_jwt_segment_minimums_exactly(first: int, second: int, third: int, hit: bool) -> None:
     text = "x eyJ" + "b" * first + "." + "a" * second + "." + "c" * third + " y"
     want = ("x [redacted:jwt] y", ("jwt",)) if hit else (text, ())
@@ -1671,16 +2089,22 @@ def test_find_keeps_tokens_after_an_absorbed_one() -> None:
     # Pass 2's database URI absorbs the first aws-key token(s); the later token survives.
     uri = "postgres://" + AWS + "@db.example"
     assert find_secret_shapes(uri + " and " + AWS + " end") == (
-        Found("db-uri-creds", 0, len(uri)), Found("aws-key", len(uri) + 5, len(uri) + 25))
+        Found("db-uri-creds", 0, len(uri)),
+        Found("aws-key", len(uri) + 5, len(uri) + 25),
+    )
     two = "postgres://" + AWS + "-" + AWS + "@db.example"
     assert find_secret_shapes(two + " and " + AWS) == (
-        Found("db-uri-creds", 0, len(two)), Found("aws-key", len(two) + 5, len(two) + 25))
+        Found("db-uri-creds", 0, len(two)),
+        Found("aws-key", len(two) + 5, len(two) + 25),
+    )
 
 
 def test_auth_header_padding_takes_at_most_two() -> None:
     cred = "abcdefgh12345678"
     assert R("Authorization: Bearer " + cred + "==") == (
-        "Authorization: Bearer [redacted:http-auth-header]", ("http-auth-header",))
+        "Authorization: Bearer [redacted:http-auth-header]",
+        ("http-auth-header",),
+    )
     three = "Authorization: Bearer " + cred + "==="
     assert R(three) == (three, ())
 
@@ -1712,21 +2136,27 @@ def test_growth_right_padding_at_text_end() -> None:
 def test_find_maps_shifted_and_cut_tokens() -> None:
     uri = " postgres://" + AWS + "@db.example"
     assert find_secret_shapes(AWS + uri) == (
-        Found("aws-key", 0, 20), Found("db-uri-creds", 21, 20 + len(uri)))
+        Found("aws-key", 0, 20),
+        Found("db-uri-creds", 21, 20 + len(uri)),
+    )
     cut = AWS + " postgres://" + AWS + "@" + AWS + " end"
-    assert R(cut) == ("[redacted:aws-key] [redacted:db-uri-creds]] end",
-                      ("aws-key", "aws-key", "aws-key", "db-uri-creds"))
+    assert R(cut) == (
+        "[redacted:aws-key] [redacted:db-uri-creds]] end",
+        ("aws-key", "aws-key", "aws-key", "db-uri-creds"),
+    )
     assert find_secret_shapes(cut) == (
-        Found("aws-key", 0, 20), Found("db-uri-creds", 21, len(cut) - 4))
-    assert find_secret_shapes(cut + " " + AWS)[-1] == Found("aws-key", len(cut) + 1,
-                                                            len(cut) + 21)
+        Found("aws-key", 0, 20),
+        Found("db-uri-creds", 21, len(cut) - 4),
+    )
+    assert find_secret_shapes(cut + " " + AWS)[-1] == Found("aws-key", len(cut) + 1, len(cut) + 21)
 
 
 def test_label_before_grown_start_skips_display_only() -> None:
     text = "sha256=abc-" + "0123456789abcdef" * 3
     assert R(text) == (text, ())
-    assert re.fullmatch(r"sha256=<REDACTED:long-hex:[0-9a-f]{5}>",
-                        scrub_for_storage(text, sidecar=True).text)
+    assert re.fullmatch(
+        r"sha256=<REDACTED:long-hex:[0-9a-f]{5}>", scrub_for_storage(text, sidecar=True).text
+    )
 
 
 def test_telegram_at_text_start_when_text_ends_in_digit() -> None:
@@ -1738,7 +2168,9 @@ def test_find_maps_tokens_shifted_by_a_later_rule() -> None:
     slack = "xox" + "b-123456789012-abcdefghijklmnop"
     text = slack + " postgres://" + AWS + "@db.example"
     assert find_secret_shapes(text) == (
-        Found("slack-token", 0, len(slack)), Found("db-uri-creds", len(slack) + 1, len(text)))
+        Found("slack-token", 0, len(slack)),
+        Found("db-uri-creds", len(slack) + 1, len(text)),
+    )
 
 
 # Exact offsets through `_track`: later passes absorb, shift or cut earlier tokens.
@@ -1773,10 +2205,15 @@ def test_track_second_span_token_end_is_shifted() -> None:
 
 def test_track_tokens_before_a_later_span_are_shifted() -> None:
     _found(AWS + ":" + PG + SLK + "@/", ("aws-key", 0, 20), ("db-uri-creds", 21, 68))
-    _found(SLK + SLK + ":" + PG + AWS + "@" + SLK,
-           ("slack-token", 0, 68), ("db-uri-creds", 69, 135))
-    _found(SLK + "@" + PG + AWS + "@/ " + SLK,
-           ("slack-token", 0, 34), ("db-uri-creds", 35, 68), ("slack-token", 69, 103))
+    _found(
+        SLK + SLK + ":" + PG + AWS + "@" + SLK, ("slack-token", 0, 68), ("db-uri-creds", 69, 135)
+    )
+    _found(
+        SLK + "@" + PG + AWS + "@/ " + SLK,
+        ("slack-token", 0, 34),
+        ("db-uri-creds", 35, 68),
+        ("slack-token", 69, 103),
+    )
     _found(PG + AWS + "@" + AWS + "@" + SLK, ("db-uri-creds", 0, 52), ("slack-token", 53, 87))
 
 

@@ -23,18 +23,31 @@ def _commands() -> list[list[str]]:
 
 def test_the_audit_has_seven_questions_and_the_rules() -> None:
     assert len(re.findall(r"^### [1-7]\. ", AUDIT, flags=re.MULTILINE)) == 7
-    for part in ("PASS", "FAIL", "CAN'T TELL", "Never print a secret",
-                 "A partial mitigation is a FAIL", "Vendoring a file does not by itself"):
+    for part in (
+        "PASS",
+        "FAIL",
+        "CAN'T TELL",
+        "Never print a secret",
+        "A partial mitigation is a FAIL",
+        "Vendoring a file does not by itself",
+    ):
         assert part in AUDIT
 
 
 def test_every_documented_command_exists() -> None:
     commands = _commands()
-    assert [c[0] for c in commands] == ["scan-secrets", "scan-secrets", "selfcheck", "command",
-                                        "memory", "memory", "hidden-chars"]
+    assert [c[0] for c in commands] == [
+        "scan-secrets",
+        "scan-secrets",
+        "selfcheck",
+        "command",
+        "memory",
+        "memory",
+        "hidden-chars",
+    ]
     for command in commands:
         with_sub = command[0] in ("memory", "command")  # these take a sub-command
-        assert run_cli(*command[:2 if with_sub else 1], "--help").returncode == 0
+        assert run_cli(*command[: 2 if with_sub else 1], "--help").returncode == 0
 
 
 def test_question_1_secrets_uses_counts_only() -> None:
@@ -60,10 +73,13 @@ def test_question_4_normalize_sees_through_the_obfuscated_deny_example() -> None
     assert (done.returncode, done.stdout) == (0, "git push --force\n")
 
 
-@pytest.mark.parametrize("command", [["memory", "lint"], ["memory", "repairs"],
-                                     ["hidden-chars", "--strict"], ["scan-secrets"]])
+@pytest.mark.parametrize(
+    "command",
+    [["memory", "lint"], ["memory", "repairs"], ["hidden-chars", "--strict"], ["scan-secrets"]],
+)
 def test_every_scan_on_a_repository_without_the_thing_is_probe_blind(
-        tmp_path: Path, command: list[str]) -> None:
+    tmp_path: Path, command: list[str]
+) -> None:
     done = run_cli(*command, str(tmp_path))
     assert done.returncode == 4, done.stdout + done.stderr
     assert "NOTHING SWEPT" in done.stderr

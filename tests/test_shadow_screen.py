@@ -36,10 +36,19 @@ EMPTY = ScreenSummary(0, ZERO_COUNTS, 0, 0, None, None, ())
 
 
 def test_public_api() -> None:
-    assert sorted(ss.__all__) == sorted([
-        "MODES", "PASS_VERDICTS", "VERDICTS", "ScreenDecision", "ScreenInput",
-        "ScreenSummary", "is_pass", "screen_decision", "summarize_screen_log",
-    ])
+    assert sorted(ss.__all__) == sorted(
+        [
+            "MODES",
+            "PASS_VERDICTS",
+            "VERDICTS",
+            "ScreenDecision",
+            "ScreenInput",
+            "ScreenSummary",
+            "is_pass",
+            "screen_decision",
+            "summarize_screen_log",
+        ]
+    )
 
 
 def test_vocabulary_constants_are_exact_tuples() -> None:
@@ -55,8 +64,15 @@ def test_result_shapes() -> None:
     assert ScreenInput("shadow") == ("shadow", False, None, False)
     # limit 1: the decision has exactly these fields; enforcing `proceed` is the caller's
     assert ScreenDecision._fields == ("verdict", "proceed")
-    assert ScreenSummary._fields == ("total", "counts", "unrecognized", "passes", "pass_rate",
-                                     "unscreened_rate", "would_block_rows")
+    assert ScreenSummary._fields == (
+        "total",
+        "counts",
+        "unrecognized",
+        "passes",
+        "pass_rate",
+        "unscreened_rate",
+        "would_block_rows",
+    )
 
 
 # --- positive controls --------------------------------------------------------------------
@@ -66,8 +82,9 @@ def test_positive_control_unscreened_is_never_a_pass() -> None:
     assert is_pass("unscreened") is False
     for mode in ("shadow", "enforce"):
         for proceeds in (True, False):
-            decision = screen_decision({"mode": mode, "ran": False, "flagged": False,
-                                        "unscreened_proceeds": proceeds})
+            decision = screen_decision(
+                {"mode": mode, "ran": False, "flagged": False, "unscreened_proceeds": proceeds}
+            )
             assert decision.verdict == "unscreened"
             assert is_pass(decision.verdict) is False
     summary = summarize_screen_log(["unscreened"] * 5)
@@ -138,7 +155,10 @@ def test_acceptance_flagged_is_read_once() -> None:
 
 def test_acceptance_is_pass() -> None:
     assert (is_pass("shadow_allow"), is_pass("unscreened"), is_pass("would_block")) == (
-        True, False, False)
+        True,
+        False,
+        False,
+    )
 
 
 def test_acceptance_summaries() -> None:
@@ -150,7 +170,8 @@ def test_acceptance_summaries() -> None:
     assert (empty.total, empty.pass_rate, empty.unscreened_rate) == (0, None, None)
     row = {"verdict": "would_block", "id": 2}
     assert summarize_screen_log([row, "allow"]).would_block_rows == (
-        {"verdict": "would_block", "id": 2},)
+        {"verdict": "would_block", "id": 2},
+    )
     odd = summarize_screen_log(["allow", "ALLOW", None])
     assert (odd.total, odd.unrecognized, odd.passes) == (3, 2, 1)
     assert summarize_screen_log({"verdict": "allow"}) == EMPTY
@@ -162,8 +183,9 @@ def test_acceptance_summaries() -> None:
 @pytest.mark.parametrize("proceeds", [True, False])
 def test_decision_table(proceeds: bool) -> None:
     def decide(mode: str, ran: bool, flagged: object) -> tuple[str, bool]:
-        return screen_decision({"mode": mode, "ran": ran, "flagged": flagged,
-                                "unscreened_proceeds": proceeds})
+        return screen_decision(
+            {"mode": mode, "ran": ran, "flagged": flagged, "unscreened_proceeds": proceeds}
+        )
 
     assert decide("shadow", False, None) == ("unscreened", True)
     assert decide("shadow", False, True) == ("unscreened", True)
@@ -176,8 +198,23 @@ def test_decision_table(proceeds: bool) -> None:
     assert decide("enforce", True, False) == ("allow", True)
 
 
-@pytest.mark.parametrize("mode", ["Shadow", "SHADOW", " shadow", "shadow ", "shadow\n",
-                                  b"shadow", "enforce", "watch", "", None, 1, ["shadow"]])
+@pytest.mark.parametrize(
+    "mode",
+    [
+        "Shadow",
+        "SHADOW",
+        " shadow",
+        "shadow ",
+        "shadow\n",
+        b"shadow",
+        "enforce",
+        "watch",
+        "",
+        None,
+        1,
+        ["shadow"],
+    ],
+)
 def test_anything_but_exact_shadow_is_enforce(mode: object) -> None:
     assert screen_decision({"mode": mode, "ran": True, "flagged": True}) == ("block", False)
     assert screen_decision({"mode": mode, "ran": True, "flagged": False}) == ("allow", True)
@@ -187,17 +224,21 @@ def test_anything_but_exact_shadow_is_enforce(mode: object) -> None:
 @pytest.mark.parametrize("ran", [1, "true", "True", None, 1.0, [True], False])
 def test_ran_must_be_exactly_true(ran: object) -> None:
     assert screen_decision({"mode": "enforce", "ran": ran, "flagged": True}) == (
-        "unscreened", False)
-    assert screen_decision({"mode": "shadow", "ran": ran, "flagged": False}) == (
-        "unscreened", True)
+        "unscreened",
+        False,
+    )
+    assert screen_decision({"mode": "shadow", "ran": ran, "flagged": False}) == ("unscreened", True)
 
 
 @pytest.mark.parametrize("flagged", [None, "yes", "true", 1, 0, 1.0, [], "False"])
 def test_flagged_must_be_a_bool(flagged: object) -> None:
     assert screen_decision({"mode": "enforce", "ran": True, "flagged": flagged}) == (
-        "unscreened", False)
-    assert screen_decision({"mode": "enforce", "ran": True, "flagged": flagged,
-                            "unscreened_proceeds": True}) == ("unscreened", True)
+        "unscreened",
+        False,
+    )
+    assert screen_decision(
+        {"mode": "enforce", "ran": True, "flagged": flagged, "unscreened_proceeds": True}
+    ) == ("unscreened", True)
 
 
 def test_missing_flagged_is_unscreened() -> None:
@@ -206,23 +247,27 @@ def test_missing_flagged_is_unscreened() -> None:
 
 @pytest.mark.parametrize("proceeds", [1, "true", "yes", None, 1.0, [True], False])
 def test_unscreened_proceeds_must_be_exactly_true(proceeds: object) -> None:
-    assert screen_decision({"mode": "enforce", "ran": False,
-                            "unscreened_proceeds": proceeds}) == ("unscreened", False)
+    assert screen_decision({"mode": "enforce", "ran": False, "unscreened_proceeds": proceeds}) == (
+        "unscreened",
+        False,
+    )
 
 
 def test_screen_input_defaults_are_unscreened() -> None:
     assert screen_decision(ScreenInput("enforce")) == ("unscreened", False)
     assert screen_decision(ScreenInput("shadow")) == ("unscreened", True)
-    assert screen_decision(ScreenInput("enforce", unscreened_proceeds=True)) == (
-        "unscreened", True)
+    assert screen_decision(ScreenInput("enforce", unscreened_proceeds=True)) == ("unscreened", True)
     assert screen_decision(ScreenInput("enforce", True, False)) == ("allow", True)
 
 
 def test_objects_with_attributes_and_any_mapping() -> None:
     assert screen_decision(SimpleNamespace(mode="shadow", ran=True, flagged=True)) == (
-        "would_block", True)
-    assert screen_decision(MappingProxyType({"mode": "enforce", "ran": True,
-                                             "flagged": False})) == ("allow", True)
+        "would_block",
+        True,
+    )
+    assert screen_decision(
+        MappingProxyType({"mode": "enforce", "ran": True, "flagged": False})
+    ) == ("allow", True)
 
 
 class _StrSub(str):
@@ -235,9 +280,13 @@ class _StrSub(str):
 
 def test_mode_is_judged_by_its_genuine_value() -> None:
     assert screen_decision({"mode": _StrSub("shadow"), "ran": True, "flagged": True}) == (
-        "would_block", True)
+        "would_block",
+        True,
+    )
     assert screen_decision({"mode": _StrSub("enforce"), "ran": True, "flagged": True}) == (
-        "block", False)
+        "block",
+        False,
+    )
 
 
 @pytest.mark.parametrize("screen", ["shadow", "", 42, 3.5, b"mode", object(), [], (), ["x"]])
@@ -344,13 +393,28 @@ def test_screen_decision_keeps_no_state() -> None:
 # --- is_pass ----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("verdict", "expected"), [
-    ("allow", True), ("shadow_allow", True),
-    ("block", False), ("would_block", False), ("unscreened", False),
-    ("Allow", False), ("ALLOW", False), (" allow", False), ("allow\n", False), ("", False),
-    (b"allow", False), (None, False), (1, False), (True, False), (["allow"], False),
-    (ScreenDecision("allow", True), False), ({"verdict": "allow"}, False),
-])
+@pytest.mark.parametrize(
+    ("verdict", "expected"),
+    [
+        ("allow", True),
+        ("shadow_allow", True),
+        ("block", False),
+        ("would_block", False),
+        ("unscreened", False),
+        ("Allow", False),
+        ("ALLOW", False),
+        (" allow", False),
+        ("allow\n", False),
+        ("", False),
+        (b"allow", False),
+        (None, False),
+        (1, False),
+        (True, False),
+        (["allow"], False),
+        (ScreenDecision("allow", True), False),
+        ({"verdict": "allow"}, False),
+    ],
+)
 def test_is_pass(verdict: object, expected: bool) -> None:
     assert is_pass(verdict) is expected
 
@@ -375,12 +439,26 @@ def test_every_decision_passes_exactly_when_its_verdict_is_a_pass_verdict() -> N
 
 
 def test_summary_counts_every_verdict_in_order() -> None:
-    rows = ["allow", "block", "block", "shadow_allow", "would_block", "would_block",
-            "would_block", "unscreened", "nope"]
+    rows = [
+        "allow",
+        "block",
+        "block",
+        "shadow_allow",
+        "would_block",
+        "would_block",
+        "would_block",
+        "unscreened",
+        "nope",
+    ]
     summary = summarize_screen_log(rows)
     assert list(summary.counts) == list(VERDICTS)
-    assert summary.counts == {"allow": 1, "block": 2, "shadow_allow": 1, "would_block": 3,
-                              "unscreened": 1}
+    assert summary.counts == {
+        "allow": 1,
+        "block": 2,
+        "shadow_allow": 1,
+        "would_block": 3,
+        "unscreened": 1,
+    }
     assert summary.total == 9
     assert summary.unrecognized == 1
     assert summary.passes == 2
@@ -414,8 +492,14 @@ def test_rows_of_every_shape() -> None:
     object_row = SimpleNamespace(verdict="would_block")
     decision_row = ScreenDecision("would_block", True)
     proxy_row = MappingProxyType({"verdict": "allow"})
-    rows = [mapping_row, object_row, decision_row, proxy_row, "would_block",
-            _StrSub("shadow_allow")]
+    rows = [
+        mapping_row,
+        object_row,
+        decision_row,
+        proxy_row,
+        "would_block",
+        _StrSub("shadow_allow"),
+    ]
     summary = summarize_screen_log(rows)
     assert summary.total == 6
     assert summary.unrecognized == 0
@@ -427,12 +511,31 @@ def test_rows_of_every_shape() -> None:
     assert summary.would_block_rows[3] == "would_block"
 
 
-@pytest.mark.parametrize("row", [
-    None, 1, 2.5, b"allow", bytearray(b"allow"), ["allow"], ("allow",), {"verdict": None},
-    {"verdict": "Allow"}, {"verdict": b"allow"}, {"Verdict": "allow"}, {}, {"verdict": 1},
-    SimpleNamespace(verdict=None), SimpleNamespace(other="allow"), "", "allow ", "pass",
-    _Raising(), _RaisingMapping(verdict="allow", flagged=1),
-])
+@pytest.mark.parametrize(
+    "row",
+    [
+        None,
+        1,
+        2.5,
+        b"allow",
+        bytearray(b"allow"),
+        ["allow"],
+        ("allow",),
+        {"verdict": None},
+        {"verdict": "Allow"},
+        {"verdict": b"allow"},
+        {"Verdict": "allow"},
+        {},
+        {"verdict": 1},
+        SimpleNamespace(verdict=None),
+        SimpleNamespace(other="allow"),
+        "",
+        "allow ",
+        "pass",
+        _Raising(),
+        _RaisingMapping(verdict="allow", flagged=1),
+    ],
+)
 def test_unrecognized_rows(row: object) -> None:
     if isinstance(row, _RaisingMapping):
         row = _RaisingMapping(flagged="x")  # [] of "verdict" raises KeyError
@@ -489,11 +592,23 @@ def test_rows_are_iterated_exactly_once() -> None:
     assert rows.iterations == 1
 
 
-@pytest.mark.parametrize("rows", [
-    None, "allow", "", b"allow", bytearray(b"allow"), memoryview(b"allow"),
-    {"verdict": "allow"}, MappingProxyType({"verdict": "allow"}), 42, 3.5, object(),
-    _StrSub("allow"),
-])
+@pytest.mark.parametrize(
+    "rows",
+    [
+        None,
+        "allow",
+        "",
+        b"allow",
+        bytearray(b"allow"),
+        memoryview(b"allow"),
+        {"verdict": "allow"},
+        MappingProxyType({"verdict": "allow"}),
+        42,
+        3.5,
+        object(),
+        _StrSub("allow"),
+    ],
+)
 def test_non_row_collections_give_the_empty_summary(rows: object) -> None:
     assert summarize_screen_log(rows) == EMPTY  # type: ignore[arg-type]
 
@@ -551,8 +666,10 @@ def test_limit_1_it_does_not_enforce_or_log() -> None:
 
 
 def test_limit_2_a_screen_that_never_fires_yields_only_passes() -> None:
-    verdicts = [screen_decision({"mode": "shadow", "ran": True, "flagged": False}).verdict
-                for _ in range(20)]
+    verdicts = [
+        screen_decision({"mode": "shadow", "ran": True, "flagged": False}).verdict
+        for _ in range(20)
+    ]
     summary = summarize_screen_log(verdicts)
     assert summary.pass_rate == 1.0
     assert summary.would_block_rows == ()
@@ -569,10 +686,16 @@ def test_limit_3_the_summary_trusts_the_log() -> None:
 # --- properties -------------------------------------------------------------------------
 
 ROW = st.one_of(
-    st.sampled_from(VERDICTS), st.text(max_size=12), st.none(), st.integers(), st.binary(),
-    st.dictionaries(st.sampled_from(["verdict", "id", "x"]),
-                    st.one_of(st.sampled_from(VERDICTS), st.text(max_size=5), st.none()),
-                    max_size=3),
+    st.sampled_from(VERDICTS),
+    st.text(max_size=12),
+    st.none(),
+    st.integers(),
+    st.binary(),
+    st.dictionaries(
+        st.sampled_from(["verdict", "id", "x"]),
+        st.one_of(st.sampled_from(VERDICTS), st.text(max_size=5), st.none()),
+        max_size=3,
+    ),
     st.lists(st.integers(), max_size=3),
     st.builds(SimpleNamespace, verdict=st.one_of(st.sampled_from(VERDICTS), st.none())),
 )
@@ -595,8 +718,15 @@ def test_property_summary_invariants(rows: list[object]) -> None:
     assert summarize_screen_log(iter(rows)) == summary
 
 
-@given(st.one_of(ROW, st.lists(ROW, max_size=5), st.tuples(ROW), st.sets(st.integers()),
-                 st.dictionaries(st.text(max_size=3), ROW, max_size=3)))
+@given(
+    st.one_of(
+        ROW,
+        st.lists(ROW, max_size=5),
+        st.tuples(ROW),
+        st.sets(st.integers()),
+        st.dictionaries(st.text(max_size=3), ROW, max_size=3),
+    )
+)
 def test_property_nothing_raises_on_arbitrary_input(value: object) -> None:
     summary = summarize_screen_log(value)  # type: ignore[arg-type]
     assert type(summary) is ScreenSummary
@@ -606,8 +736,19 @@ def test_property_nothing_raises_on_arbitrary_input(value: object) -> None:
     assert type(is_pass(value)) is bool
 
 
-@given(st.lists(st.one_of(st.none(), st.integers(), st.binary(), st.lists(st.integers()),
-                          st.floats(), st.booleans()), max_size=20))
+@given(
+    st.lists(
+        st.one_of(
+            st.none(),
+            st.integers(),
+            st.binary(),
+            st.lists(st.integers()),
+            st.floats(),
+            st.booleans(),
+        ),
+        max_size=20,
+    )
+)
 def test_property_rows_that_are_not_mappings_fail_soft(rows: list[object]) -> None:
     summary = summarize_screen_log(rows)
     assert summary.total == len(rows)
@@ -615,12 +756,19 @@ def test_property_rows_that_are_not_mappings_fail_soft(rows: list[object]) -> No
     assert summary.passes == 0
 
 
-@given(st.fixed_dictionaries({}, optional={
-    "mode": st.one_of(st.sampled_from(["shadow", "enforce", "Shadow"]), st.none(), st.integers()),
-    "ran": st.one_of(st.booleans(), st.none(), st.integers()),
-    "flagged": st.one_of(st.booleans(), st.none(), st.integers(), st.text(max_size=3)),
-    "unscreened_proceeds": st.one_of(st.booleans(), st.none(), st.integers()),
-}))
+@given(
+    st.fixed_dictionaries(
+        {},
+        optional={
+            "mode": st.one_of(
+                st.sampled_from(["shadow", "enforce", "Shadow"]), st.none(), st.integers()
+            ),
+            "ran": st.one_of(st.booleans(), st.none(), st.integers()),
+            "flagged": st.one_of(st.booleans(), st.none(), st.integers(), st.text(max_size=3)),
+            "unscreened_proceeds": st.one_of(st.booleans(), st.none(), st.integers()),
+        },
+    )
+)
 def test_property_decision_matches_the_table(screen: dict[str, object]) -> None:
     decision = screen_decision(screen)
     shadow = screen.get("mode") == "shadow"
@@ -654,8 +802,9 @@ def test_self_check_passes_and_prints_one_line(capsys: pytest.CaptureFixture[str
 
 
 def test_self_check_refuses_under_optimize() -> None:
-    done = subprocess.run([sys.executable, "-O", str(MODULE_PATH)], capture_output=True,
-                          text=True, check=False)
+    done = subprocess.run(
+        [sys.executable, "-O", str(MODULE_PATH)], capture_output=True, text=True, check=False
+    )
     assert done.returncode != 0
     assert "all assertions passed" not in done.stdout
     assert "assert" in done.stderr.lower()

@@ -25,9 +25,21 @@ EXIT_CODES = frozenset({EXIT_OK, EXIT_USAGE, EXIT_FINDINGS, EXIT_BLIND})
 
 BINARY_PROBE_BYTES = 8192
 MAX_FILE_BYTES = 64 * 1024 * 1024  # larger files are skipped, not loaded whole
-SKIPPED_DIRS = frozenset({".git", "node_modules", "__pycache__", ".venv", "venv",
-                          ".tox", ".nox", ".mypy_cache", ".ruff_cache", ".pytest_cache",
-                          ".hypothesis"})
+SKIPPED_DIRS = frozenset(
+    {
+        ".git",
+        "node_modules",
+        "__pycache__",
+        ".venv",
+        "venv",
+        ".tox",
+        ".nox",
+        ".mypy_cache",
+        ".ruff_cache",
+        ".pytest_cache",
+        ".hypothesis",
+    }
+)
 PROGRESS_EVERY = 5000
 
 

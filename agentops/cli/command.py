@@ -31,18 +31,25 @@ _UNSHOWABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
 
 def register(commands: Any, hooks: Any) -> None:
     command = commands.add_parser(
-        "command", help="command-text tools for writing policy rules (normalize)")
+        "command", help="command-text tools for writing policy rules (normalize)"
+    )
     tools = command.add_subparsers(title="tools", required=True)
     normalize = tools.add_parser(
-        "normalize", help="print the scannable form of a command (stdin when CMD is absent)",
+        "normalize",
+        help="print the scannable form of a command (stdin when CMD is absent)",
         description="Print the scannable form of a command: ANSI-C $'...' decoded, quotes "
         "removed, word-escaping backslashes dropped, as a deny rule sees it on the "
         "normalized leg. Put -- before a command that starts with '-'. "
-        "Exit codes: 0 printed, 2 usage or error.")
-    normalize.add_argument("cmd", nargs="?", metavar="CMD",
-                           help="the command text (default: read stdin)")
-    normalize.add_argument("--json", action="store_true",
-                           help='print {"command": ..., "scannable": ...} with exact strings')
+        "Exit codes: 0 printed, 2 usage or error.",
+    )
+    normalize.add_argument(
+        "cmd", nargs="?", metavar="CMD", help="the command text (default: read stdin)"
+    )
+    normalize.add_argument(
+        "--json",
+        action="store_true",
+        help='print {"command": ..., "scannable": ...} with exact strings',
+    )
     normalize.set_defaults(run=run_normalize)
 
 

@@ -101,32 +101,46 @@ class Policy(NamedTuple):
 
 def register(commands: Any, hooks: Any) -> None:
     grant = commands.add_parser(
-        "grant", help="mint, check, consume or revoke single-use command grants")
+        "grant", help="mint, check, consume or revoke single-use command grants"
+    )
     actions = grant.add_subparsers(title="actions", metavar="ACTION")
 
-    def common(parser: argparse.ArgumentParser, *, policy: bool = True,
-               audit: bool = True) -> None:
+    def common(parser: argparse.ArgumentParser, *, policy: bool = True, audit: bool = True) -> None:
         if policy:
-            parser.add_argument("--policy", metavar="PATH",
-                                help="policy file (default ~/.agentops/policy.json)")
-        parser.add_argument("--store", metavar="DIR",
-                            help="grant store (default ~/.agentops/grants)")
+            parser.add_argument(
+                "--policy", metavar="PATH", help="policy file (default ~/.agentops/policy.json)"
+            )
+        parser.add_argument(
+            "--store", metavar="DIR", help="grant store (default ~/.agentops/grants)"
+        )
         if audit:
-            parser.add_argument("--audit", metavar="PATH",
-                                help="audit log (default <store>/audit.ndjson)")
+            parser.add_argument(
+                "--audit", metavar="PATH", help="audit log (default <store>/audit.ndjson)"
+            )
 
     def query(parser: argparse.ArgumentParser) -> None:
-        parser.add_argument("--command", required=True, metavar="CMD",
-                            help="the exact command string")
+        parser.add_argument(
+            "--command", required=True, metavar="CMD", help="the exact command string"
+        )
         parser.add_argument("--scope", required=True, metavar="S")
-        parser.add_argument("--class", required=True, dest="action_class", metavar="C",
-                            help="action class (a key of the policy's grant_classes)")
+        parser.add_argument(
+            "--class",
+            required=True,
+            dest="action_class",
+            metavar="C",
+            help="action class (a key of the policy's grant_classes)",
+        )
 
-    mint = actions.add_parser("mint", help="authorize one exact command once (run it yourself, "
-                                           "outside any agent session)")
+    mint = actions.add_parser(
+        "mint", help="authorize one exact command once (run it yourself, outside any agent session)"
+    )
     query(mint)
-    mint.add_argument("--ttl-minutes", type=_ttl_minutes, metavar="N",
-                      help=f"minutes until expiry, 1-{MAX_TTL_MINUTES} (default 15)")
+    mint.add_argument(
+        "--ttl-minutes",
+        type=_ttl_minutes,
+        metavar="N",
+        help=f"minutes until expiry, 1-{MAX_TTL_MINUTES} (default 15)",
+    )
     mint.add_argument("--minted-by", metavar="TEXT", help="who approved (default: operator)")
     common(mint)
     mint.set_defaults(run=run_mint)
@@ -148,9 +162,11 @@ def register(commands: Any, hooks: Any) -> None:
 
     hook = hooks.add_parser(
         "pre-tool-use",
-        help="Claude Code PreToolUse hook for Bash: deny rules, then single-use grants")
-    hook.add_argument("--scope", required=True, metavar="S",
-                      help="the scope this hook configuration grants for")
+        help="Claude Code PreToolUse hook for Bash: deny rules, then single-use grants",
+    )
+    hook.add_argument(
+        "--scope", required=True, metavar="S", help="the scope this hook configuration grants for"
+    )
     common(hook)
     hook.set_defaults(run=run_hook)
 
@@ -275,8 +291,9 @@ def load_policy(path: str) -> Policy:
     except OSError as exc:
         raise Refusal(f"policy unusable: {path}: cannot read: {exc.strerror or exc}") from None
     if data is None:
-        raise Refusal(f"policy unusable: {path}: not a regular file of at most "
-                      f"{MAX_POLICY_BYTES} bytes")
+        raise Refusal(
+            f"policy unusable: {path}: not a regular file of at most {MAX_POLICY_BYTES} bytes"
+        )
     try:
         document = loads_strict(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
@@ -397,15 +414,17 @@ def load_live(store: str, allowed: tuple[str, ...], warn: bool = True) -> list[G
             if not os.path.lexists(path) or os.path.lexists(os.path.join(spent, name)):
                 continue  # consumed or revoked by a concurrent process while we listed
             if warn:
-                _common.say_error(f"skipped grant file live/{name}: "
-                                  "not a valid grant of an allowed class")
+                _common.say_error(
+                    f"skipped grant file live/{name}: not a valid grant of an allowed class"
+                )
             continue
         grants.append(grant)
     return grants
 
 
-def consume(store: str, query: GrantQuery, allowed: tuple[str, ...],
-            audit: argparse.Namespace, note: str) -> Grant | None:
+def consume(
+    store: str, query: GrantQuery, allowed: tuple[str, ...], audit: argparse.Namespace, note: str
+) -> Grant | None:
     """Atomically consume the live grant matching `query`; None when there is none,
     another consumer won, the grant changed after the claim, or the audit failed."""
     from agentops.capability_grant import (
@@ -422,8 +441,11 @@ def consume(store: str, query: GrantQuery, allowed: tuple[str, ...],
     spent_dir = os.path.join(store, "spent")
     live_path = os.path.join(store, "live", name)
     try:
-        fd = os.open(os.path.join(spent_dir, name),
-                     os.O_CREAT | os.O_EXCL | os.O_WRONLY | _NOFOLLOW | _CLOEXEC, 0o600)
+        fd = os.open(
+            os.path.join(spent_dir, name),
+            os.O_CREAT | os.O_EXCL | os.O_WRONLY | _NOFOLLOW | _CLOEXEC,
+            0o600,
+        )
     except FileExistsError:
         return None  # another consumer won
     try:
@@ -505,16 +527,25 @@ def _mint(args: argparse.Namespace) -> int:
     )
 
     if "CLAUDECODE" in os.environ:
-        raise Refusal("mint refuses to run inside a Claude Code session (CLAUDECODE is set); "
-                      "mint from your own terminal")
+        raise Refusal(
+            "mint refuses to run inside a Claude Code session (CLAUDECODE is set); "
+            "mint from your own terminal"
+        )
     now = _now()
     command, scope, action_class = _query_args(args)
     policy = load_policy(_policy_path(args))
     ttl = None if args.ttl_minutes is None else timedelta(minutes=args.ttl_minutes)
     try:
-        grant = build_grant(command, scope=scope, action_class=action_class,
-                            grant_id=secrets.token_hex(16), allowed_classes=policy.allowed,
-                            now=now, ttl=ttl, minted_by=args.minted_by)
+        grant = build_grant(
+            command,
+            scope=scope,
+            action_class=action_class,
+            grant_id=secrets.token_hex(16),
+            allowed_classes=policy.allowed,
+            now=now,
+            ttl=ttl,
+            minted_by=args.minted_by,
+        )
     except GrantError as exc:
         raise Refusal(f"mint refused: {exc}") from None
     store = _store_path(args)
@@ -537,8 +568,10 @@ def _mint(args: argparse.Namespace) -> int:
         raise Refusal(f"mint not recorded in the audit log ({exc}); grant removed") from None
     resolved = _classes_for(policy, grant.command)
     if resolved != [grant.action_class]:
-        _common.say_error(f"note: the hook resolves this command to class(es) {resolved}, "
-                          f"not {grant.action_class!r}; only `grant consume` can use this grant")
+        _common.say_error(
+            f"note: the hook resolves this command to class(es) {resolved}, "
+            f"not {grant.action_class!r}; only `grant consume` can use this grant"
+        )
     print(f"id:             {grant.id}")
     print(f"command:        {_common.printable(grant.command)}")
     print(f"command_sha256: {grant.command_sha256}")
@@ -599,8 +632,11 @@ def _revoke(args: argparse.Namespace) -> int:
         print("nothing to revoke")
         return _common.EXIT_FINDINGS
     try:
-        fd = os.open(os.path.join(spent_dir, name),
-                     os.O_CREAT | os.O_EXCL | os.O_WRONLY | _NOFOLLOW | _CLOEXEC, 0o600)
+        fd = os.open(
+            os.path.join(spent_dir, name),
+            os.O_CREAT | os.O_EXCL | os.O_WRONLY | _NOFOLLOW | _CLOEXEC,
+            0o600,
+        )
     except FileExistsError:
         print("nothing to revoke")
         return _common.EXIT_FINDINGS
@@ -648,8 +684,11 @@ class _Malformed(Exception):
 def _classes_for(policy: Policy, command: str) -> list[str]:
     from agentops.scannable_command import matches_raw_or_scannable
 
-    return [name for name, patterns in policy.classes
-            if any(matches_raw_or_scannable(p, command) for p in patterns)]
+    return [
+        name
+        for name, patterns in policy.classes
+        if any(matches_raw_or_scannable(p, command) for p in patterns)
+    ]
 
 
 def _hook_command(raw: bytes) -> tuple[str | None, str]:
@@ -681,9 +720,16 @@ def _hook_command(raw: bytes) -> tuple[str | None, str]:
 
 
 def _decision(kind: str, reason: str) -> str:
-    return json.dumps({"hookSpecificOutput": {
-        "hookEventName": HOOK_EVENT, "permissionDecision": kind,
-        "permissionDecisionReason": reason}}, ensure_ascii=True)
+    return json.dumps(
+        {
+            "hookSpecificOutput": {
+                "hookEventName": HOOK_EVENT,
+                "permissionDecision": kind,
+                "permissionDecisionReason": reason,
+            }
+        },
+        ensure_ascii=True,
+    )
 
 
 def run_hook(args: argparse.Namespace) -> int:
@@ -698,8 +744,7 @@ def run_hook(args: argparse.Namespace) -> int:
         _common.say_error(f"pre-tool-use: {exc}; blocking")
         return _common.EXIT_USAGE
     except Exception as exc:  # exit 1 would let the call proceed; 2 blocks it
-        _common.say_error(f"pre-tool-use: internal error: {type(exc).__name__}: {exc}; "
-                          "blocking")
+        _common.say_error(f"pre-tool-use: internal error: {type(exc).__name__}: {exc}; blocking")
         return _common.EXIT_USAGE
     if reply:
         sys.stdout.write(reply + "\n")
@@ -722,8 +767,7 @@ def _hook(args: argparse.Namespace, raw: bytes) -> str | None:
     policy = load_policy(_policy_path(args))
     for rule in policy.deny:
         if matches_raw_or_scannable(rule.pattern, command):
-            seen = {"command": command, "command_sha256": command_hash(command),
-                    "scope": scope}
+            seen = {"command": command, "command_sha256": command_hash(command), "scope": scope}
             try:
                 _audit(args, compose_audit_line("denied", grant=seen, now=now, note=rule.id))
             except (OSError, Refusal) as exc:
@@ -737,5 +781,8 @@ def _hook(args: argparse.Namespace, raw: bytes) -> str | None:
     used = consume(_store_path(args), query, policy.allowed, args, "hook pre-tool-use")
     if used is None:
         return None
-    return _decision("allow", f"agentops capability grant {used.id} "
-                              f"(class {used.action_class}, single use, now consumed)")
+    return _decision(
+        "allow",
+        f"agentops capability grant {used.id} "
+        f"(class {used.action_class}, single use, now consumed)",
+    )

@@ -29,11 +29,13 @@ from agentops.cli import _common
 def register(commands: Any, hooks: Any) -> None:
     parser = commands.add_parser(
         "hidden-chars",
-        help="report invisible code points (zero-width, bidi, tag, selectors) under PATHs")
+        help="report invisible code points (zero-width, bidi, tag, selectors) under PATHs",
+    )
     parser.add_argument("paths", nargs="+", metavar="PATH", help="files or directories")
     parser.add_argument("--json", action="store_true", help="one JSON document on stdout")
-    parser.add_argument("--strict", action="store_true",
-                        help="no exemptions (for files about to become trusted)")
+    parser.add_argument(
+        "--strict", action="store_true", help="no exemptions (for files about to become trusted)"
+    )
     parser.set_defaults(run=run)
 
 
@@ -56,27 +58,35 @@ def run(args: argparse.Namespace) -> int:
     scanned = sweep.swept - len(blind)
     total = sum(len(findings) for _, findings in reports)
     if args.json:
-        _common.print_json({
-            "swept": scanned,
-            "skipped": [{"path": s.path, "reason": s.reason} for s in skipped],
-            "strict": strict,
-            "findings_total": total,
-            "files": [{"path": path, "findings": _common.as_json(list(findings))}
-                      for path, findings in reports],
-        })
+        _common.print_json(
+            {
+                "swept": scanned,
+                "skipped": [{"path": s.path, "reason": s.reason} for s in skipped],
+                "strict": strict,
+                "findings_total": total,
+                "files": [
+                    {"path": path, "findings": _common.as_json(list(findings))}
+                    for path, findings in reports
+                ],
+            }
+        )
     else:
         show = _common.printable
         for path, findings in reports:
             for f in findings:
-                print(f"{show(path)}:{f.line}:{f.column} {f.label} {f.category} "
-                      f"{f.name or '<unnamed>'}")
+                print(
+                    f"{show(path)}:{f.line}:{f.column} {f.label} {f.category} "
+                    f"{f.name or '<unnamed>'}"
+                )
         print(f"swept {scanned} files ({len(skipped)} skipped)")
         print(f"{total} hidden character(s) in {len(reports)} file(s)")
     for item in skipped:
-        print(f"skipped: {_common.printable(item.path, sys.stderr)} ({item.reason})",
-              file=sys.stderr)
+        print(
+            f"skipped: {_common.printable(item.path, sys.stderr)} ({item.reason})", file=sys.stderr
+        )
     if scanned == 0:
-        print("NOTHING SWEPT: no file could be read, so this is not a clean result",
-              file=sys.stderr)
+        print(
+            "NOTHING SWEPT: no file could be read, so this is not a clean result", file=sys.stderr
+        )
         return _common.EXIT_BLIND
     return _common.EXIT_FINDINGS if total else _common.EXIT_OK

@@ -46,14 +46,19 @@ def register(commands: Any, hooks: Any) -> None:
     touch.add_argument("ledger", metavar="LEDGER", help="the JSON Lines ledger (created)")
     touch.add_argument("names", nargs="+", metavar="NAME", help="fact names (file minus .md)")
     touch.add_argument("--session", metavar="S", default=None, help="session id to record")
-    touch.add_argument("--dir", metavar="DIR", default=None,
-                       help="memory directory: warn on names that are not facts there")
+    touch.add_argument(
+        "--dir",
+        metavar="DIR",
+        default=None,
+        help="memory directory: warn on names that are not facts there",
+    )
     touch.set_defaults(run=run_touch, crash_exit=_common.EXIT_BLIND)
     tally = sub.add_parser("tally", help="touch counts per fact over the last N days")
     tally.add_argument("ledger", metavar="LEDGER", help="the JSON Lines ledger")
     tally.add_argument("directory", metavar="DIR", help="memory directory")
-    tally.add_argument("--days", metavar="N", default="90",
-                       help="window in days, a positive integer (default 90)")
+    tally.add_argument(
+        "--days", metavar="N", default="90", help="window in days, a positive integer (default 90)"
+    )
     tally.add_argument("--json", action="store_true", help="one JSON document on stdout")
     tally.set_defaults(run=run_tally, crash_exit=_common.EXIT_BLIND)
 
@@ -85,14 +90,18 @@ def run_touch(args: argparse.Namespace) -> int:
             _common.say_error(f"--dir {args.dir}: cannot be listed")
             return _common.EXIT_USAGE
         known = fact_names(memory_dir)
-    made = mul.make_touch_rows(list(args.names), session=args.session,
-                               now=datetime.now(timezone.utc), known_names=known)
+    made = mul.make_touch_rows(
+        list(args.names), session=args.session, now=datetime.now(timezone.utc), known_names=known
+    )
     for name in made.rejected:
-        _common.say_error(f"rejected name {name!r}: a fact name is the memory file name "
-                          "without .md, with no path separator")
+        _common.say_error(
+            f"rejected name {name!r}: a fact name is the memory file name "
+            "without .md, with no path separator"
+        )
     for name in made.unknown:
-        _common.say_error(f"warning: {name!r} is not a fact in {args.dir} "
-                          "(recorded anyway; a typo?)")
+        _common.say_error(
+            f"warning: {name!r} is not a fact in {args.dir} (recorded anyway; a typo?)"
+        )
     problem = append_text(args.ledger, mul.format_ledger_rows(made.rows))
     if problem is not None:
         _common.say_error(f"ledger {args.ledger}: {problem}; nothing recorded")
@@ -185,8 +194,9 @@ def run_tally(args: argparse.Namespace) -> int:
     days_text = str(args.days)
     days = int(days_text) if _DAYS_RE.fullmatch(days_text) else 0
     if not 1 <= days <= MAX_DAYS:
-        _common.say_error(f"--days {days_text}: not a positive whole number of days "
-                          f"(1 to {MAX_DAYS})")
+        _common.say_error(
+            f"--days {days_text}: not a positive whole number of days (1 to {MAX_DAYS})"
+        )
         return _common.EXIT_USAGE
     if not os.path.isdir(args.directory):
         _common.say_error(f"{args.directory}: missing or not a directory")
@@ -194,22 +204,32 @@ def run_tally(args: argparse.Namespace) -> int:
     memory_dir = _common.read_memory_dir(args.directory)
     text, why_empty = read_ledger(args.ledger)
     parsed = mul.parse_ledger_text(text)
-    tally = mul.tally_usage(parsed.rows, fact_names(memory_dir),
-                            window=timedelta(days=days), now=datetime.now(timezone.utc))
+    tally = mul.tally_usage(
+        parsed.rows,
+        fact_names(memory_dir),
+        window=timedelta(days=days),
+        now=datetime.now(timezone.utc),
+    )
     skipped = parsed.skipped + tally.rows_skipped
     if args.json:
-        _common.print_json({
-            "window_days": days,
-            "rows_read": tally.rows_read,
-            "rows_in_window": tally.rows_in_window,
-            "rows_skipped": skipped,
-            "touched": [{"name": t.name, "count": t.count, "last_touch": t.last_touch}
-                        for t in tally.touched],
-            "never_touched": list(tally.never_touched),
-        })
+        _common.print_json(
+            {
+                "window_days": days,
+                "rows_read": tally.rows_read,
+                "rows_in_window": tally.rows_in_window,
+                "rows_skipped": skipped,
+                "touched": [
+                    {"name": t.name, "count": t.count, "last_touch": t.last_touch}
+                    for t in tally.touched
+                ],
+                "never_touched": list(tally.never_touched),
+            }
+        )
     else:
-        print(f"{tally.rows_read} rows read ({tally.rows_in_window} in the last {days} days, "
-              f"{skipped} skipped)")
+        print(
+            f"{tally.rows_read} rows read ({tally.rows_in_window} in the last {days} days, "
+            f"{skipped} skipped)"
+        )
         for t in tally.touched:
             print(_common.printable(f"{t.count}  {t.last_touch}  {t.name}"))
         for name in tally.never_touched:
@@ -220,8 +240,13 @@ def run_tally(args: argparse.Namespace) -> int:
         code = _common.EXIT_BLIND
     if tally.rows_read == 0:
         reason = f" (ledger {why_empty})" if why_empty else ""
-        print(_common.printable(
-            f"NO EVIDENCE: no rows read from {args.ledger}{reason}; never-touched is not an "
-            "eviction signal", sys.stderr), file=sys.stderr)
+        print(
+            _common.printable(
+                f"NO EVIDENCE: no rows read from {args.ledger}{reason}; never-touched is not an "
+                "eviction signal",
+                sys.stderr,
+            ),
+            file=sys.stderr,
+        )
         code = _common.EXIT_BLIND
     return code

@@ -93,9 +93,11 @@ def run(args: argparse.Namespace) -> int:
             label = item.check if key == "findings" else item.kind
             print(_common.printable(f"{item.severity}: [{label}] {item.message}"))
     if not swept:
-        why = "could not list the directory" if not memory_dir.listed else (
-            "no readable memory file and no index")
-        print(_common.printable(f"NOTHING SWEPT: {why}: {directory}", sys.stderr),
-              file=sys.stderr)
+        why = (
+            "could not list the directory"
+            if not memory_dir.listed
+            else ("no readable memory file and no index")
+        )
+        print(_common.printable(f"NOTHING SWEPT: {why}: {directory}", sys.stderr), file=sys.stderr)
         return _common.EXIT_BLIND
     return _common.EXIT_FINDINGS if items else _common.EXIT_OK

@@ -45,9 +45,16 @@ WARNING_LIMIT = 20
 def register(commands: Any, hooks: Any) -> None:
     parser = hooks.add_parser(
         "post-tool-use",
-        help="tag untrusted tool results with provenance; warn about hidden characters")
-    parser.add_argument("--trusted", nargs="*", action="extend", default=[], metavar="NAME",
-                        help="tool names not to tag (exact, or a prefix ending in *)")
+        help="tag untrusted tool results with provenance; warn about hidden characters",
+    )
+    parser.add_argument(
+        "--trusted",
+        nargs="*",
+        action="extend",
+        default=[],
+        metavar="NAME",
+        help="tool names not to tag (exact, or a prefix ending in *)",
+    )
     parser.set_defaults(run=run, crash_exit=_common.EXIT_OK)
 
 
@@ -84,8 +91,9 @@ def _reply(raw: str, trusted: list[str]) -> str:
     result = hidden_chars.scan(_response_text(data.get("tool_response")))
     alert = hidden_chars.warning(result, limit=WARNING_LIMIT)
     context = f"{tag}\n{alert}" if alert else tag
-    return json.dumps({"hookSpecificOutput": {"hookEventName": HOOK_EVENT,
-                                              "additionalContext": context}})
+    return json.dumps(
+        {"hookSpecificOutput": {"hookEventName": HOOK_EVENT, "additionalContext": context}}
+    )
 
 
 def _response_text(response: object) -> str:

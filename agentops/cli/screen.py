@@ -28,19 +28,23 @@ from typing import Any
 
 from agentops.cli import _common
 
-_EPILOG = ("Exit codes: 0 every row is a pass (allow, shadow_allow); 3 some row is not "
-           "(would_block, block, unscreened or unrecognized); 4 nothing to summarize (log "
-           "unreadable or empty, or AGENTOPS_DISABLED=1); 2 usage or error. A clean window "
-           "is not readiness: a screen that never fires is clean too.")
+_EPILOG = (
+    "Exit codes: 0 every row is a pass (allow, shadow_allow); 3 some row is not "
+    "(would_block, block, unscreened or unrecognized); 4 nothing to summarize (log "
+    "unreadable or empty, or AGENTOPS_DISABLED=1); 2 usage or error. A clean window "
+    "is not readiness: a screen that never fires is clean too."
+)
 
 
 def register(commands: Any, hooks: Any) -> None:
     screen = commands.add_parser("screen", help="shadow-screen tools (summarize a verdict log)")
     tools = screen.add_subparsers(title="tools", required=True)
     summarize = tools.add_parser(
-        "summarize", help="summarize a screen verdict log (NDJSON, one row per line)",
+        "summarize",
+        help="summarize a screen verdict log (NDJSON, one row per line)",
         description="Summarize a screen verdict log: counts per verdict, pass and unscreened "
-        "rates over every row read, and the would_block rows to review. " + _EPILOG)
+        "rates over every row read, and the would_block rows to review. " + _EPILOG,
+    )
     summarize.add_argument("log", metavar="LOG.ndjson", help="the verdict log ('-' for stdin)")
     summarize.add_argument("--json", action="store_true", help="one JSON document on stdout")
     summarize.set_defaults(run=run_summarize)
@@ -90,8 +94,9 @@ def _parse_rows(text: str) -> list[tuple[int, object]]:
     return numbered
 
 
-def _would_block_lines(numbered: list[tuple[int, object]],
-                       picked: tuple[object, ...]) -> list[tuple[int, object]]:
+def _would_block_lines(
+    numbered: list[tuple[int, object]], picked: tuple[object, ...]
+) -> list[tuple[int, object]]:
     """(line number, row) for the would_block rows, which the summary keeps in input order."""
     found: list[tuple[int, object]] = []
     for number, row in numbered:
@@ -100,8 +105,9 @@ def _would_block_lines(numbered: list[tuple[int, object]],
     return found
 
 
-def _print_summary(summary: Any, verdicts: tuple[str, ...],
-                   would_block: list[tuple[int, object]]) -> None:
+def _print_summary(
+    summary: Any, verdicts: tuple[str, ...], would_block: list[tuple[int, object]]
+) -> None:
     print(f"total {summary.total}")
     for verdict in verdicts:
         print(f"{verdict} {summary.counts[verdict]}")

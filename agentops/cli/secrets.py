@@ -30,17 +30,20 @@ ALLOW_COMMENT = "agentops: allow-secret"
 
 def register(commands: Any, hooks: Any) -> None:
     redact = commands.add_parser(
-        "redact", help="print files (or stdin) with secret-shaped spans redacted")
+        "redact", help="print files (or stdin) with secret-shaped spans redacted"
+    )
     redact.add_argument("files", nargs="*", metavar="FILE", help="files to read (default stdin)")
     redact.add_argument("--json", action="store_true", help="one JSON document with shapes")
     redact.set_defaults(run=run_redact)
 
     scan = commands.add_parser(
-        "scan-secrets", help="report secret-shaped runs under PATHs (never their values)")
+        "scan-secrets", help="report secret-shaped runs under PATHs (never their values)"
+    )
     scan.add_argument("paths", nargs="+", metavar="PATH")
     scan.add_argument("--json", action="store_true", help="one JSON document on stdout")
-    scan.add_argument("--counts-only", action="store_true",
-                      help="only counts per shape and per file")
+    scan.add_argument(
+        "--counts-only", action="store_true", help="only counts per shape and per file"
+    )
     scan.set_defaults(run=run_scan)
 
 
@@ -107,8 +110,9 @@ def run_scan(args: argparse.Namespace) -> int:
         _print_scan(sweep, active, suppressed, args.counts_only)
     _report_skipped(sweep.skipped)
     if sweep.swept == 0:
-        print("NOTHING SWEPT: no file could be read, so this is not a clean result",
-              file=sys.stderr)
+        print(
+            "NOTHING SWEPT: no file could be read, so this is not a clean result", file=sys.stderr
+        )
         return _common.EXIT_BLIND
     return _common.EXIT_FINDINGS if active else _common.EXIT_OK
 
@@ -125,8 +129,14 @@ def _scan_text(path: str, text: str) -> Iterator[Finding]:
         start = line_starts[line_index]
         end = text.find("\n", start)
         line_text = text[start:] if end < 0 else text[start:end]
-        yield Finding(path, line_index + 1, item.start - start + 1, item.shape,
-                      _fingerprint(text[item.start:item.end]), ALLOW_COMMENT in line_text)
+        yield Finding(
+            path,
+            line_index + 1,
+            item.start - start + 1,
+            item.shape,
+            _fingerprint(text[item.start : item.end]),
+            ALLOW_COMMENT in line_text,
+        )
 
 
 def _line_starts(text: str) -> list[int]:
@@ -145,12 +155,15 @@ def _fingerprint(value: str) -> str:
 
 
 def _counts(active: list[Finding]) -> dict[str, dict[str, int]]:
-    return {"by_shape": dict(sorted(Counter(f.shape for f in active).items())),
-            "by_file": dict(sorted(Counter(f.path for f in active).items()))}
+    return {
+        "by_shape": dict(sorted(Counter(f.shape for f in active).items())),
+        "by_file": dict(sorted(Counter(f.path for f in active).items())),
+    }
 
 
-def _scan_document(sweep: _common.Sweep, active: list[Finding], suppressed: int,
-                   counts_only: bool) -> dict[str, Any]:
+def _scan_document(
+    sweep: _common.Sweep, active: list[Finding], suppressed: int, counts_only: bool
+) -> dict[str, Any]:
     document: dict[str, Any] = {
         "swept": sweep.swept,
         "skipped": [{"path": s.path, "reason": s.reason} for s in sweep.skipped],
@@ -160,12 +173,14 @@ def _scan_document(sweep: _common.Sweep, active: list[Finding], suppressed: int,
     }
     if not counts_only:
         document["findings"] = [
-            {k: v for k, v in f._asdict().items() if k != "suppressed"} for f in active]
+            {k: v for k, v in f._asdict().items() if k != "suppressed"} for f in active
+        ]
     return document
 
 
-def _print_scan(sweep: _common.Sweep, active: list[Finding], suppressed: int,
-                counts_only: bool) -> None:
+def _print_scan(
+    sweep: _common.Sweep, active: list[Finding], suppressed: int, counts_only: bool
+) -> None:
     show = _common.printable
     if counts_only:
         counts = _counts(active)
@@ -182,5 +197,6 @@ def _print_scan(sweep: _common.Sweep, active: list[Finding], suppressed: int,
 
 def _report_skipped(skipped: list[_common.Skipped]) -> None:
     for item in skipped:
-        print(f"skipped: {_common.printable(item.path, sys.stderr)} ({item.reason})",
-              file=sys.stderr)
+        print(
+            f"skipped: {_common.printable(item.path, sys.stderr)} ({item.reason})", file=sys.stderr
+        )

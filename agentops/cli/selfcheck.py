@@ -28,8 +28,9 @@ def run(args: argparse.Namespace) -> int:
     names = list(args.modules) or list(agentops.MODULES)
     unknown = [n for n in names if n not in agentops.MODULES]
     if unknown:
-        _common.say_error(f"unknown module(s): {', '.join(unknown)}; "
-                          f"known: {', '.join(agentops.MODULES)}")
+        _common.say_error(
+            f"unknown module(s): {', '.join(unknown)}; known: {', '.join(agentops.MODULES)}"
+        )
         return _common.EXIT_USAGE
     failed = 0
     for name in names:
@@ -46,8 +47,14 @@ def _run_one(name: str) -> tuple[bool, str]:
     path = os.path.join(os.path.dirname(agentops.__file__), f"{name}.py")
     env = {k: v for k, v in os.environ.items() if k != "PYTHONOPTIMIZE"}
     try:
-        done = subprocess.run([sys.executable, path], capture_output=True, text=True,
-                              env=env, timeout=300, check=False)
+        done = subprocess.run(
+            [sys.executable, path],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=300,
+            check=False,
+        )
     except (OSError, subprocess.SubprocessError) as exc:
         return False, f"could not run: {exc}"
     lines = (done.stdout + done.stderr).strip().splitlines() or ["(no output)"]
