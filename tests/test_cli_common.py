@@ -228,3 +228,61 @@ def test_a_fail_open_hook_swallows_its_own_usage_errors(capsys: Any) -> None:
     assert capsys.readouterr().out == ""
     assert cli.main(["hook", "pre-tool-use", "--no-such-flag"]) == 2  # fail-closed stays 2
     assert cli.main(["scan-secrets", "--no-such-flag", "."]) == 2
+
+
+# ---------------------------------------------------------------------------
+# The one reader
+
+
+def _why_not_read(path: Path, *, limit: int | None = 64, follow_links: bool = False) -> str:
+    with pytest.raises(_common.FileNotRead) as caught:
+        _common.read_regular(str(path), limit=limit, follow_links=follow_links)
+    return str(caught.value)
+
+
+def test_read_regular_reads_a_regular_file_whole(tmp_path: Path) -> None:
+    target = tmp_path / "f"
+    target.write_bytes(b"x" * 64)
+    assert _common.read_regular(str(target), limit=64, follow_links=False) == b"x" * 64
+    big = tmp_path / "big"
+    big.write_bytes(b"y" * (3 << 20))  # several reads when there is no limit
+    assert _common.read_regular(str(big), limit=None, follow_links=False) == b"y" * (3 << 20)
+
+
+def test_read_regular_refuses_and_says_why(tmp_path: Path) -> None:
+    target = tmp_path / "f"
+    target.write_bytes(b"x" * 65)
+    assert _why_not_read(target) == "larger than 64 bytes"
+    assert _why_not_read(tmp_path / "absent") == "missing"
+    assert _why_not_read(tmp_path) == "not a regular file"
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    assert _why_not_read(fifo) == "not a regular file"  # at once: never blocks on the FIFO
+    link = tmp_path / "link"
+    link.symlink_to(tmp_path / "small")
+    (tmp_path / "small").write_bytes(b"ok")
+    assert _why_not_read(link).startswith("unreadable: ")  # a planted link is not read through
+    assert _common.read_regular(str(link), limit=64, follow_links=True) == b"ok"
+
+
+def test_read_regular_refuses_a_file_that_grew_after_fstat(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "f"
+    target.write_bytes(b"x" * 10)
+    real_fstat = os.fstat
+
+    def small_fstat(fd: int) -> Any:
+        info = real_fstat(fd)
+        return os.stat_result((info.st_mode, *info[1:6], 0, *info[7:10]))
+
+    monkeypatch.setattr(os, "fstat", small_fstat)
+    assert _why_not_read(target, limit=9) == "larger than 9 bytes"
+
+
+def test_loads_strict_refuses_duplicates_and_constants() -> None:
+    assert _common.loads_strict('{"a": {"b": 1}}') == {"a": {"b": 1}}
+    with pytest.raises(ValueError, match="duplicated key 'b'"):
+        _common.loads_strict('{"a": {"b": 1, "b": 2}}')
+    with pytest.raises(ValueError, match="NaN is not JSON"):
+        _common.loads_strict("[NaN]")

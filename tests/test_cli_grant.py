@@ -1,4 +1,5 @@
-"""Tests for agentops/cli/grant.py: policy, store, audit log, grant commands, PreToolUse hook."""
+"""Tests for the grant commands (cli/grant.py), the store and audit log (cli/_grant_store.py),
+the policy file (cli/_policy.py) and the PreToolUse hook (cli/pre_tool_use.py)."""
 
 from __future__ import annotations
 
@@ -23,8 +24,7 @@ from agentops.capability_grant import (
     parse_grant,
     serialize_grant,
 )
-from agentops.cli import grant as cli_grant
-from agentops.cli import main
+from agentops.cli import _common, _grant_store, _policy, main, pre_tool_use
 
 POLICY: dict[str, Any] = {
     "schema_version": 1,
@@ -427,7 +427,7 @@ def test_claim_lost_and_changed_after_claim(
     env: Env, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     gid = mint(env, capsys)
-    real = cli_grant._grant_at
+    real = _grant_store._grant_at
     calls: list[str] = []
 
     def swapped(path: str, allowed: tuple[str, ...], stem: str) -> Any:
@@ -436,12 +436,12 @@ def test_claim_lost_and_changed_after_claim(
             return None
         return real(path, allowed, stem)
 
-    monkeypatch.setattr(cli_grant, "_grant_at", swapped)
+    monkeypatch.setattr(_grant_store, "_grant_at", swapped)
     code, _out, _ = grant_cmd(env, capsys, "consume")
     assert code == 3 and calls == [gid, gid]
     assert env.spent() == [f"{gid}.json"]  # the id stays burned
     assert (env.store / "spent" / f"{gid}.json").read_bytes() == b""
-    monkeypatch.setattr(cli_grant, "_grant_at", real)
+    monkeypatch.setattr(_grant_store, "_grant_at", real)
     assert grant_cmd(env, capsys, "consume")[0] == 3
 
 
@@ -449,15 +449,15 @@ def test_file_consumed_while_listing_is_skipped_silently(
     env: Env, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     gid = mint(env, capsys)
-    real = cli_grant._grant_at
+    real = _grant_store._grant_at
 
     def vanish(path: str, allowed: tuple[str, ...], stem: str) -> Any:
         os.unlink(path)  # another consumer finished between listdir and open
         return real(path, allowed, stem)
 
-    monkeypatch.setattr(cli_grant, "_grant_at", vanish)
+    monkeypatch.setattr(_grant_store, "_grant_at", vanish)
     assert grant_cmd(env, capsys, "consume") == (3, "no live matching grant\n", "")
-    monkeypatch.setattr(cli_grant, "_grant_at", real)
+    monkeypatch.setattr(_grant_store, "_grant_at", real)
     gid = mint(env, capsys)
     original = (env.store / "live" / f"{gid}.json").read_text()
 
@@ -466,7 +466,7 @@ def test_file_consumed_while_listing_is_skipped_silently(
         Path(path).write_text("{}")  # and left a half-written file behind
         return real(path, allowed, stem)
 
-    monkeypatch.setattr(cli_grant, "_grant_at", claimed)
+    monkeypatch.setattr(_grant_store, "_grant_at", claimed)
     assert grant_cmd(env, capsys, "check") == (3, "no live matching grant\n", "")
     assert original != "{}"
 
@@ -475,14 +475,14 @@ def test_claim_already_taken(
     env: Env, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     gid = mint(env, capsys)
-    real_load = cli_grant.load_live
+    real_load = _grant_store.load_live
 
     def load_then_race(store: str, allowed: tuple[str, ...], warn: bool = True) -> Any:
         grants = real_load(store, allowed, warn)
         (env.store / "spent" / f"{gid}.json").write_text("")  # another consumer won
         return grants
 
-    monkeypatch.setattr(cli_grant, "load_live", load_then_race)
+    monkeypatch.setattr(_grant_store, "load_live", load_then_race)
     code, out, _ = grant_cmd(env, capsys, "consume")
     assert code == 3 and out.strip() == "no live matching grant"
     assert [e["event"] for e in env.audit_events()] == ["mint"]
@@ -671,14 +671,14 @@ def test_policy_minimal_and_ignore_case(
 
 
 def test_policy_loader_direct() -> None:
-    policy = cli_grant.policy_from_document(json.loads(json.dumps(POLICY)))
+    policy = _policy.policy_from_document(json.loads(json.dumps(POLICY)))
     assert [r.id for r in policy.deny] == ["no-force-push", "no-body"]
     assert policy.deny[1].reason is None
     assert policy.allowed == ("deploy", "db-write", "both", "also")
     with pytest.raises(ValueError):
-        cli_grant.loads_strict('{"a": {"b": 1, "b": 2}}')
+        _common.loads_strict('{"a": {"b": 1, "b": 2}}')
     with pytest.raises(ValueError):
-        cli_grant.loads_strict("[Infinity]")
+        _common.loads_strict("[Infinity]")
 
 
 # ---------------------------------------------------------------------------
@@ -850,8 +850,8 @@ def test_hook_input_at_size_limit_is_read(
     env: Env, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     base = hook_input().encode()
-    data = base + b" " * (cli_grant.MAX_HOOK_INPUT_BYTES - len(base))
-    assert len(data) == cli_grant.MAX_HOOK_INPUT_BYTES == 1024 * 1024
+    data = base + b" " * (pre_tool_use.MAX_HOOK_INPUT_BYTES - len(base))
+    assert len(data) == pre_tool_use.MAX_HOOK_INPUT_BYTES == 1024 * 1024
     assert hook(env, capsys, monkeypatch, data) == (0, "", "")
 
 
@@ -862,7 +862,7 @@ def test_hook_unexpected_error_blocks(
         raise RuntimeError("disk on fire")
 
     mint(env, capsys)
-    monkeypatch.setattr(cli_grant, "load_live", boom)
+    monkeypatch.setattr(_grant_store, "load_live", boom)
     code, out, err = hook(env, capsys, monkeypatch, hook_input())
     assert code == 2 and out == "" and "disk on fire" in err
     assert len(err.strip().splitlines()) == 1

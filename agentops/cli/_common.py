@@ -15,6 +15,7 @@ import os
 import stat
 import sys
 from collections.abc import Iterable, Iterator
+from datetime import datetime, timezone
 from typing import Any, NamedTuple, NoReturn
 
 EXIT_OK = 0  # clean / yes / done
@@ -41,6 +42,19 @@ SKIPPED_DIRS = frozenset(
     }
 )
 PROGRESS_EVERY = 5000
+
+
+# Open flags, each explained once. O_NONBLOCK: a FIFO or device swapped in for a file
+# fails at once instead of hanging the command (fstat then refuses it). O_NOFOLLOW: a
+# link planted where we expect a file is refused, not read through. O_CLOEXEC: no
+# child process inherits the descriptor. Each is 0 where the platform lacks it.
+O_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+
+
+class Refusal(Exception):
+    """A usage, configuration or refusal error: one stderr line, exit 2."""
 
 
 class ArgumentParser(argparse.ArgumentParser):
@@ -168,6 +182,83 @@ def _skip_dir(path: str, name: str) -> bool:
     if name in SKIPPED_DIRS or os.path.islink(path):
         return True
     return os.path.isfile(os.path.join(path, "pyvenv.cfg"))  # any virtualenv
+
+
+class FileNotRead(Exception):
+    """Why `read_regular` read nothing: `str(exc)` is one short phrase ("missing",
+    "unreadable: ...", "not a regular file", "larger than N bytes")."""
+
+
+def read_regular(path: str, *, limit: int | None, follow_links: bool) -> bytes:
+    """The bytes of the regular file at `path`, or FileNotRead saying why not.
+
+    One descriptor does everything: opened non-blocking (and without following a
+    final symlink unless `follow_links`), checked with `fstat` on that descriptor,
+    so the file checked is the file read. More than `limit` bytes (when given) is
+    refused, not truncated."""
+    flags = os.O_RDONLY | O_CLOEXEC | O_NONBLOCK | (0 if follow_links else O_NOFOLLOW)
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        raise FileNotRead("missing") from None
+    except OSError as exc:
+        raise FileNotRead(f"unreadable: {exc.strerror or exc}") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise FileNotRead("not a regular file")
+        if limit is not None and info.st_size > limit:
+            raise FileNotRead(f"larger than {limit} bytes")
+        data = _read_to_end(fd, limit)
+    except OSError as exc:
+        raise FileNotRead(f"unreadable: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+    if limit is not None and len(data) > limit:  # grew after the fstat
+        raise FileNotRead(f"larger than {limit} bytes")
+    return data
+
+
+def _read_to_end(fd: int, limit: int | None) -> bytes:
+    """Everything `fd` holds, stopping one byte past `limit` (so growth shows)."""
+    chunks: list[bytes] = []
+    size = 0
+    while limit is None or size <= limit:
+        want = 1 << 20 if limit is None else limit + 1 - size
+        chunk = os.read(fd, want)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
+
+
+def loads_strict(text: str) -> Any:
+    """JSON with every duplicated key (at any depth) and NaN/Infinity refused: ValueError."""
+    return json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constants)
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    document: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in document:
+            raise ValueError(f"duplicated key {key!r}")
+        document[key] = value
+    return document
+
+
+def _no_constants(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def agentops_home(*parts: str) -> str:
+    """A path under `~/.agentops` (the default home of policy and grant store)."""
+    return os.path.join(os.path.expanduser("~"), ".agentops", *parts)
+
+
+def utc_now() -> datetime:
+    """The clock, read once per invocation by the commands that need it."""
+    return datetime.now(timezone.utc)
 
 
 def read_text_file(path: str, *, keep_bom: bool = False) -> str | Skipped:
