@@ -5,13 +5,14 @@ from __future__ import annotations
 import io
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import run_cli
 
 from agentops import hidden_chars, promotion_gate
-from agentops.cli import _common, main
+from agentops.cli import _common, _hook_json, main
 from agentops.cli import post_tool_use as ptu
 
 TAG = promotion_gate.TAG_TEMPLATE
@@ -54,8 +55,9 @@ def context(out: str) -> str:
 
 
 @pytest.fixture(autouse=True)
-def _enabled(monkeypatch: pytest.MonkeyPatch) -> None:
+def _enabled(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
     monkeypatch.delenv("AGENTOPS_DISABLED", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
 
 
 def test_untrusted_tool_gets_tag_only(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
@@ -164,13 +166,6 @@ def test_not_trusted_still_tagged(
 @pytest.mark.parametrize(
     "stdin",
     [
-        "",
-        "not json",
-        "[1, 2]",
-        "null",
-        "42",
-        '"WebFetch"',
-        "{",
         "{}",
         json.dumps({"tool_name": ""}),
         json.dumps({"tool_name": "   "}),
@@ -178,14 +173,55 @@ def test_not_trusted_still_tagged(
         json.dumps({"tool_name": None}),
         json.dumps({"tool_name": "WebFetch", "hook_event_name": "PreToolUse"}),
         json.dumps({"tool_name": "WebFetch", "hook_event_name": None}),
-        "[" * 100_000 + "]" * 100_000,
     ],
 )
-def test_malformed_input_fails_open(
+def test_object_without_a_tool_gives_no_output(
     monkeypatch: pytest.MonkeyPatch, capsys: Any, stdin: str
 ) -> None:
+    code, out, err = call(monkeypatch, capsys, stdin)
+    assert (code, out, err) == (0, "", "")
+
+
+UNPARSED_TAG = TAG.format(source=ptu.UNPARSED_SOURCE)
+
+
+@pytest.mark.parametrize(
+    "stdin",
+    ["", "not json", "[1, 2]", "null", "42", '"WebFetch"', "{", '{"tool_name": "WebFetch"'],
+)
+def test_input_it_cannot_read_still_gets_the_tag(
+    monkeypatch: pytest.MonkeyPatch, capsys: Any, stdin: str
+) -> None:
+    # The hook only runs for the tools its matcher names: unreadable input is
+    # still outside content, and failing open means the call proceeds, not
+    # that the label is dropped.
     code, out, _ = call(monkeypatch, capsys, stdin)
-    assert code == 0 and out == ""
+    assert code == 0 and context(out) == UNPARSED_TAG
+
+
+@pytest.mark.parametrize("depth", [900, 1000, 100_000])
+def test_deeply_nested_response_is_tagged_and_scanned(
+    monkeypatch: pytest.MonkeyPatch, capsys: Any, depth: int
+) -> None:
+    nested = "[" * depth + json.dumps("a\u200bb") + "]" * depth
+    stdin = '{"tool_name": "mcp__x__y", "tool_response": ' + nested + "}"
+    code, out, _ = call(monkeypatch, capsys, stdin)
+    ctx = context(out)
+    assert code == 0 and ctx.startswith(TAG.format(source="mcp__x__y"))
+    assert "U+200B" in ctx
+
+
+def test_deep_object_nesting_is_tagged(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
+    depth = 5000
+    nested = '{"k": ' * depth + '"x"' + "}" * depth
+    stdin = '{"tool_name": "WebFetch", "tool_response": ' + nested + "}"
+    code, out, _ = call(monkeypatch, capsys, stdin)
+    assert code == 0 and context(out) == TAG.format(source="WebFetch")
+
+
+def test_deep_array_only_input_is_tagged(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
+    code, out, _ = call(monkeypatch, capsys, "[" * 100_000 + "]" * 100_000)
+    assert code == 0 and context(out) == UNPARSED_TAG
 
 
 def test_invalid_utf8_bytes_do_not_break(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
@@ -211,8 +247,9 @@ def test_internal_error_fails_open(monkeypatch: pytest.MonkeyPatch, capsys: Any)
         raise RuntimeError("boom")
 
     monkeypatch.setattr(hidden_chars, "scan", boom)
-    code, out, _ = call(monkeypatch, capsys, payload(response="a\u200bb"))
+    code, out, err = call(monkeypatch, capsys, payload(response="a\u200bb"))
     assert code == 0 and out == ""
+    assert err.count("\n") == 1 and "RuntimeError" in err and "boom" not in err
 
 
 def test_stdin_read_error_fails_open(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
@@ -251,7 +288,7 @@ def test_tool_output_never_rewritten(monkeypatch: pytest.MonkeyPatch, capsys: An
 
 
 def test_constants() -> None:
-    assert ptu.HOOK_EVENT == "PostToolUse" and ptu.WARNING_LIMIT == 20
+    assert ptu.WARNING_LIMIT == 20
 
 
 def test_subprocess_end_to_end() -> None:
@@ -260,10 +297,197 @@ def test_subprocess_end_to_end() -> None:
     ctx = context(done.stdout)
     assert ctx.startswith("PROVENANCE:") and "U+200B ZERO WIDTH SPACE" in ctx
     bad = run_cli("hook", "post-tool-use", stdin=b"\xff\xfe garbage")
-    assert bad.returncode == 0 and bad.stdout == ""
+    assert bad.returncode == 0 and context(bad.stdout) == UNPARSED_TAG
     off = run_cli("hook", "post-tool-use", stdin=payload(), env={"AGENTOPS_DISABLED": "1"})
     assert off.returncode == 0 and off.stdout == "" and off.stderr == ""
     trusted = run_cli(
         "hook", "post-tool-use", "--trusted", "mcp__*", stdin=payload("mcp__kb__search")
     )
     assert trusted.returncode == 0 and trusted.stdout == ""
+
+
+# --------------------------------------------------------------------------- redaction
+
+FIXTURES = Path(__file__).parent / "fixtures" / "hooks"
+# Generated, so no credential-shaped literal sits in the repository.
+SECRET = "ghp_" + "".join("aB3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1eF3hJ5"[i] for i in range(36))
+
+
+def fixture(name: str, secret: str = SECRET) -> dict[str, Any]:
+    text = (FIXTURES / name).read_text(encoding="utf-8").replace("@@SECRET@@", secret)
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+def inner_of(out: str) -> dict[str, Any]:
+    doc = json.loads(out)
+    assert list(doc) == ["hookSpecificOutput"]
+    inner: dict[str, Any] = doc["hookSpecificOutput"]
+    return inner
+
+
+def without_secret(value: Any) -> Any:
+    return json.loads(json.dumps(value).replace(SECRET, "[redacted:github-token]"))
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "claude_post_tool_use_bash.json",
+        "claude_post_tool_use_read.json",
+        "claude_post_tool_use_grep.json",
+        "claude_post_tool_use_webfetch.json",
+    ],
+)
+def test_builtin_tool_output_redacted_in_its_own_shape(
+    monkeypatch: pytest.MonkeyPatch, capsys: Any, name: str
+) -> None:
+    data = fixture(name)
+    code, out, err = call(
+        monkeypatch, capsys, json.dumps(data), "--redact", "--trusted", "Bash", "Read", "Grep"
+    )
+    assert code == 0 and err == ""
+    inner = inner_of(out)
+    assert SECRET not in out
+    assert inner["updatedToolOutput"] == without_secret(data["tool_response"])
+    assert "updatedMCPToolOutput" not in inner
+    if data["tool_name"] == "WebFetch":  # untrusted: tagged beside the redaction
+        assert inner["additionalContext"] == TAG.format(source="WebFetch")
+    else:
+        assert "additionalContext" not in inner
+
+
+def test_mcp_output_uses_the_mcp_field(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
+    data = fixture("claude_post_tool_use_mcp.json")
+    _code, out, _ = call(monkeypatch, capsys, json.dumps(data), "--redact")
+    inner = inner_of(out)
+    assert inner["updatedMCPToolOutput"] == without_secret(data["tool_response"])
+    assert "updatedToolOutput" not in inner
+    assert inner["additionalContext"].startswith(TAG.format(source="mcp__github__get_file"))
+
+
+def test_codex_replaces_mcp_output_only(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
+    mcp = fixture("codex_post_tool_use_mcp.json")
+    _code, out, _ = call(monkeypatch, capsys, json.dumps(mcp), "--redact", "--harness", "codex")
+    inner = inner_of(out)
+    assert inner["updatedMCPToolOutput"] == without_secret(mcp["tool_response"])
+    # The Codex output schema allows only these keys in hookSpecificOutput.
+    assert set(inner) <= {"hookEventName", "additionalContext", "updatedMCPToolOutput"}
+    bash = fixture("codex_post_tool_use_bash.json")
+    argv = ("--redact", "--harness", "codex", "--trusted", "Bash")
+    code, out, _ = call(monkeypatch, capsys, json.dumps(bash), *argv)
+    assert (code, out) == (0, "")  # built-in output cannot be replaced through Codex
+
+
+@pytest.mark.parametrize(
+    "name", ["gemini_after_tool_web_fetch.json", "gemini_after_tool_shell.json"]
+)
+def test_gemini_after_tool(monkeypatch: pytest.MonkeyPatch, capsys: Any, name: str) -> None:
+    data = fixture(name)
+    _code, out, _ = call(monkeypatch, capsys, json.dumps(data), "--redact")
+    inner = inner_of(out)
+    assert inner["hookEventName"] == "AfterTool"
+    assert inner["tool_output"] == data["tool_response"]["llmContent"].replace(
+        SECRET, "[redacted:github-token]"
+    )
+    assert inner["additionalContext"].startswith(TAG.format(source=data["tool_name"]))
+
+
+def test_nothing_to_redact_means_no_replacement(
+    monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    data = fixture("claude_post_tool_use_bash.json", secret="placeholder")
+    code, out, _ = call(monkeypatch, capsys, json.dumps(data), "--redact", "--trusted", "Bash")
+    assert (code, out) == (0, "")
+
+
+def test_without_redact_flag_output_is_never_rewritten(
+    monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    data = fixture("claude_post_tool_use_webfetch.json")
+    _code, out, _ = call(monkeypatch, capsys, json.dumps(data))
+    assert set(inner_of(out)) == {"hookEventName", "additionalContext"}
+
+
+def test_one_mebibyte_with_a_hundred_secrets(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
+    filler = "plain log line number {n} with nothing secret in it at all\n"
+    lines = [filler.format(n=n) for n in range(18_000)]
+    for index in range(100):
+        lines[index * 160 + 7] = f"export TOKEN_{index}={SECRET}\n"
+    stdout = "".join(lines)
+    assert len(stdout.encode()) >= 1 << 20
+    data = fixture("claude_post_tool_use_bash.json")
+    data["tool_response"]["stdout"] = stdout
+    _code, out, _ = call(monkeypatch, capsys, json.dumps(data), "--redact", "--trusted", "Bash")
+    updated = inner_of(out)["updatedToolOutput"]
+    assert set(updated) == set(data["tool_response"])
+    assert updated["stdout"] == stdout.replace(SECRET, "[redacted:github-token]")
+    assert updated["stdout"].count("[redacted:github-token]") == 100
+
+
+def test_redact_tree_keeps_shape_and_input() -> None:
+    value = {"a": [SECRET, 1, None, {"b": "x " + SECRET}], "c": True, "d": 2.5}
+    snapshot = json.dumps(value)
+    cleaned, count = ptu.redact_tree(value)
+    assert count == 2 and json.dumps(value) == snapshot  # the input is not changed
+    assert cleaned == without_secret(value)
+    assert ptu.redact_tree(SECRET) == ("[redacted:github-token]", 1)
+    assert ptu.redact_tree(5) == (5, 0) and ptu.redact_tree(None) == (None, 0)
+
+
+def test_redaction_of_a_deep_response(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
+    depth = 20_000
+    stdin = (
+        '{"tool_name": "mcp__x__y", "tool_response": '
+        + "[" * depth
+        + json.dumps(SECRET)
+        + "]" * depth
+        + "}"
+    )
+    _code, out, _ = call(monkeypatch, capsys, stdin, "--redact")
+    assert SECRET not in out
+    value = _hook_json.loads(out)["hookSpecificOutput"]["updatedMCPToolOutput"]
+    for _ in range(depth):
+        assert isinstance(value, list) and len(value) == 1
+        value = value[0]
+    assert value == "[redacted:github-token]"
+
+
+def test_redaction_error_fails_open(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
+    from agentops import secret_redaction
+
+    def boom(*a: Any, **k: Any) -> Any:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(secret_redaction, "redact_secret_shapes", boom)
+    data = fixture("claude_post_tool_use_bash.json")
+    code, out, err = call(monkeypatch, capsys, json.dumps(data), "--redact", "--trusted", "Bash")
+    assert (code, out) == (0, "") and err.count("\n") == 1 and SECRET not in err
+
+
+# --------------------------------------------------------------------------- provenance record
+
+
+def test_untrusted_output_is_recorded_for_the_session(
+    monkeypatch: pytest.MonkeyPatch, capsys: Any, tmp_path: Path
+) -> None:
+    from agentops.cli import _session_state
+
+    store = str(tmp_path / "store")
+    call(monkeypatch, capsys, payload("WebFetch"), "--store", store)
+    call(monkeypatch, capsys, payload("WebFetch"), "--store", store)
+    call(monkeypatch, capsys, payload("Bash"), "--store", store, "--trusted", "Bash")
+    call(monkeypatch, capsys, payload("mcp__kb__q"), "--store", store)
+    state = _session_state.read(_session_state.session_path(store, "abc123"))
+    assert state == {"sources": ["WebFetch", "mcp__kb__q"]}
+
+
+def test_unsafe_store_does_not_stop_the_tag(
+    monkeypatch: pytest.MonkeyPatch, capsys: Any, tmp_path: Path
+) -> None:
+    store = tmp_path / "store"
+    store.mkdir(mode=0o777)
+    store.chmod(0o777)
+    code, out, err = call(monkeypatch, capsys, payload("WebFetch"), "--store", str(store))
+    assert code == 0 and context(out) == TAG.format(source="WebFetch")
+    assert "provenance not recorded" in err and err.count("\n") == 1

@@ -1,51 +1,58 @@
-"""`agentops hook post-tool-use [--trusted NAME...]`: label untrusted tool results.
+"""`agentops hook post-tool-use [--redact] [--trusted NAME...]`: label and clean tool results.
 
-A Claude Code PostToolUse hook, registered for WebFetch, WebSearch and MCP
-tools. It reads the PostToolUse JSON on stdin (common fields such as
-`session_id`, `cwd`, `hook_event_name`, plus `tool_name`, `tool_input`,
-`tool_response`, `tool_use_id`). For a tool that is not on the allowlist
-(`--trusted`, exact names or `prefix*`, the rule of
-`promotion_gate.provenance_tag`) it prints
+A PostToolUse hook (Gemini CLI: AfterTool). It reads the event JSON on stdin
+(`session_id`, `hook_event_name`, `tool_name`, `tool_input`, `tool_response`, ...)
+and answers with at most one object:
 
-    {"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": ...}}
+- **Provenance.** For a tool not on the allowlist (`--trusted`, exact names or
+  `prefix*`, the rule of `promotion_gate.provenance_tag`) the answer's
+  `additionalContext` carries the fixed provenance tag and, when
+  `hidden_chars.scan` finds invisible code points in the response, a warning
+  naming them (at most 20 distinct ones, then a count). The tool is recorded in
+  the session's state (`sources`), which `hook memory-write` reads.
+- **Redaction** (`--redact`). Every string inside `tool_response` goes through
+  `secret_redaction.redact_secret_shapes`; when anything was replaced, the
+  response comes back in the same shape with only those spans changed:
+  `hookSpecificOutput.updatedMCPToolOutput` for an MCP tool (`mcp__...`),
+  `hookSpecificOutput.updatedToolOutput` for a built-in tool (Claude Code 2.1.121
+  and later; Codex CLI accepts only the MCP field, so built-in output is not
+  replaced there), and `hookSpecificOutput.tool_output` (the redacted text of
+  `llmContent`) for Gemini CLI.
 
-carrying the fixed provenance tag and, when `hidden_chars.scan` of the tool
-response text finds invisible code points, the one-line warning naming each
-code point (at most 20 distinct ones, then a count). It never rewrites the
-tool output.
+The response is parsed and walked with explicit stacks, so no nesting depth
+silences the hook. The hook only runs for tools its matcher names, so input it
+cannot parse at all still gets the provenance tag (naming an unknown tool).
 
-Fail OPEN, because a label cannot block anything and a broken label must not
-break the tool loop: input that is not JSON, not an object, has no non-empty
-`tool_name`, or names another hook event, and any error at all, all exit 0
-with nothing on stdout. The whole reply is built before a single write, so an
-error never leaves half a document behind. `AGENTOPS_DISABLED=1` exits 0 with
-no output.
+Fail OPEN: a label and a redaction can block nothing, and a broken hook must
+not break the tool loop. Input that names another event or has no tool name
+gives no output; any internal error gives no output and one stderr line; exit
+status is always 0. The reply is built before a single write.
+`AGENTOPS_DISABLED=1` exits 0 with no output.
 
-The tool response text is every string value inside `tool_response` (object
-values, list items, or the response itself when it is a string), joined with
-newlines in document order, so the warning's line and column count within that
-joined text; object keys (field names chosen by the harness), numbers, booleans
-and null are not scanned. A missing `tool_response` is scanned as empty text:
-the tag is still added.
+The response text scanned for hidden characters is every string value inside
+`tool_response` in document order, joined by newlines (the warning's line and
+column count within it); object keys, numbers, booleans and null are not
+scanned. A missing `tool_response` is scanned as empty text.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 from typing import Any
 
-from agentops.cli import _common
+from agentops.cli import _common, _hook_common, _session_state
 
-HOOK_EVENT = "PostToolUse"
 WARNING_LIMIT = 20
+UNPARSED_SOURCE = "an unknown tool (hook input not parsed)"
+MAX_RECORDED_SOURCES = 64
+HOOK = "post-tool-use"
 
 
 def register(commands: Any, hooks: Any) -> None:
     parser = hooks.add_parser(
-        "post-tool-use",
-        help="tag untrusted tool results with provenance; warn about hidden characters",
+        HOOK,
+        help="tag untrusted tool results with provenance; warn about hidden characters; "
+        "optionally redact secrets before the model reads them",
     )
     parser.add_argument(
         "--trusted",
@@ -55,6 +62,13 @@ def register(commands: Any, hooks: Any) -> None:
         metavar="NAME",
         help="tool names not to tag (exact, or a prefix ending in *)",
     )
+    parser.add_argument(
+        "--redact",
+        action="store_true",
+        help="replace secret-shaped spans in the tool output before the model reads it",
+    )
+    _hook_common.add_harness_option(parser)
+    _hook_common.add_store_option(parser)
     parser.set_defaults(run=run, crash_exit=_common.EXIT_OK)
 
 
@@ -62,38 +76,127 @@ def run(args: argparse.Namespace) -> int:
     if _common.disabled():
         return _common.EXIT_OK
     try:
-        reply = _reply(_common.read_stdin_text(), list(args.trusted or ()))
+        reply = _reply(args)
         if reply:
-            sys.stdout.write(reply + "\n")
-            sys.stdout.flush()
-    except Exception:  # fail open: no label is better than a broken tool loop
-        pass
+            _hook_common.emit(reply)
+    except Exception as exc:  # fail open: no label is better than a broken tool loop
+        _hook_common.note(HOOK, f"internal error, no output: {type(exc).__name__}")
     return _common.EXIT_OK
 
 
-def _reply(raw: str, trusted: list[str]) -> str:
-    """The hook's whole stdout ("" for none)."""
-    from agentops import hidden_chars, promotion_gate
+def _reply(args: argparse.Namespace) -> dict[str, Any]:
+    """The hook's whole answer ({} for none)."""
+    from agentops import promotion_gate
+
+    trusted = list(args.trusted or ())
+    try:
+        data = _hook_common.read_event()
+    except ValueError:
+        data = None
+    if not isinstance(data, dict):
+        tag = promotion_gate.provenance_tag(UNPARSED_SOURCE)
+        event = _hook_common.event_name(args.harness, _hook_common.POST_TOOL)
+        return {"hookSpecificOutput": {"hookEventName": event, "additionalContext": tag}}
+    harness = _hook_common.dialect(data, args.harness, _hook_common.POST_TOOL)
+    tool = data.get("tool_name")
+    if harness is None or not isinstance(tool, str) or not tool.strip():
+        return {}
+    response = data.get("tool_response")
+    inner: dict[str, Any] = {}
+    tag = promotion_gate.provenance_tag(tool, trusted=trusted)
+    if tag:
+        inner["additionalContext"] = _with_warning(tag, response)
+        _record_source(args.store, data.get("session_id"), tool)
+    if args.redact:
+        inner.update(_redaction(harness, tool, response))
+    if not inner:
+        return {}
+    event = _hook_common.event_name(harness, _hook_common.POST_TOOL)
+    return {"hookSpecificOutput": {"hookEventName": event, **inner}}
+
+
+def _with_warning(tag: str, response: object) -> str:
+    from agentops import hidden_chars
+
+    result = hidden_chars.scan(_response_text(response))
+    alert = hidden_chars.warning(result, limit=WARNING_LIMIT)
+    return f"{tag}\n{alert}" if alert else tag
+
+
+def _record_source(store: str | None, session_id: object, tool: str) -> None:
+    """Note in the session's state that it took in output from `tool` (fail open)."""
+    if not isinstance(session_id, str) or not session_id:
+        return
+
+    def add(state: dict[str, Any]) -> None:
+        sources = state.get("sources")
+        sources = [s for s in sources if isinstance(s, str)] if isinstance(sources, list) else []
+        if tool not in sources and len(sources) < MAX_RECORDED_SOURCES:
+            sources.append(tool)
+        elif tool not in sources:
+            sources[-1] = tool  # keep the list bounded; any entry means "tainted"
+        state["sources"] = sources
 
     try:
-        data = json.loads(raw)
-    except (ValueError, RecursionError):
-        return ""
-    if not isinstance(data, dict):
-        return ""
-    tool = data.get("tool_name")
-    event = data.get("hook_event_name", HOOK_EVENT)
-    if not isinstance(tool, str) or not tool.strip() or event != HOOK_EVENT:
-        return ""
-    tag = promotion_gate.provenance_tag(tool, trusted=trusted)
-    if not tag:
-        return ""
-    result = hidden_chars.scan(_response_text(data.get("tool_response")))
-    alert = hidden_chars.warning(result, limit=WARNING_LIMIT)
-    context = f"{tag}\n{alert}" if alert else tag
-    return json.dumps(
-        {"hookSpecificOutput": {"hookEventName": HOOK_EVENT, "additionalContext": context}}
-    )
+        path = _session_state.session_path(_session_state.store_path(store), session_id)
+        _session_state.update(path, add)
+    except (OSError, ValueError) as exc:
+        _hook_common.note(HOOK, f"provenance not recorded: {exc}")
+
+
+def _redaction(harness: str, tool: str, response: object) -> dict[str, Any]:
+    """The output-replacing field for `response`, or {} when nothing was redacted."""
+    if harness == _hook_common.GEMINI:
+        content = response.get("llmContent") if isinstance(response, dict) else response
+        original = content if isinstance(content, str) else _response_text(content)
+        cleaned, count = redact_tree(original)
+        return {"tool_output": cleaned} if count else {}
+    cleaned, count = redact_tree(response)
+    if not count:
+        return {}
+    if tool.startswith("mcp__"):
+        return {"updatedMCPToolOutput": cleaned}
+    if harness == _hook_common.CODEX:
+        return {}  # Codex replaces MCP output only
+    return {"updatedToolOutput": cleaned}
+
+
+def redact_tree(value: Any) -> tuple[Any, int]:
+    """`value` with every string redacted by `redact_secret_shapes`, same shape
+    (a new structure; the input is not changed), and the number of replacements."""
+    from agentops.secret_redaction import redact_secret_shapes
+
+    count = 0
+
+    def clean(text: str) -> str:
+        nonlocal count
+        result = redact_secret_shapes(text)
+        if not result.shapes:
+            return text
+        count += len(result.shapes)
+        return result.text
+
+    if isinstance(value, str):
+        return clean(value), count
+    if not isinstance(value, (dict, list)):
+        return value, 0
+    root: dict[str, Any] | list[Any] = {} if isinstance(value, dict) else []
+    stack: list[tuple[Any, Any]] = [(value, root)]
+    while stack:
+        source, target = stack.pop()
+        pairs = source.items() if isinstance(source, dict) else enumerate(source)
+        for key, item in pairs:
+            if isinstance(item, str):
+                item = clean(item)
+            elif isinstance(item, (dict, list)):
+                copy: dict[str, Any] | list[Any] = {} if isinstance(item, dict) else []
+                stack.append((item, copy))
+                item = copy
+            if isinstance(target, dict):
+                target[key] = item
+            else:
+                target.append(item)
+    return root, count
 
 
 def _response_text(response: object) -> str:
