@@ -126,6 +126,7 @@ def test_json_document(tmp_path: Path, capsys: Any) -> None:
         "swept": 2,
         "skipped": [{"path": str(tmp_path / "c.bin"), "reason": "binary"}],
         "strict": False,
+        "transcript_lines_not_json": 0,
         "findings_total": 1,
         "files": [
             {

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,17 @@ from agentops.cli import main
 
 # Built at run time so this file itself holds no secret-shaped run.
 AWS = "AKIA" + "IOSFODNN7EXAMPLE"
-FP = hashlib.sha256(AWS.encode()).hexdigest()[:8]
+KEY = bytes(range(32))
+FP = hmac.new(KEY, AWS.encode(), hashlib.sha256).hexdigest()[:8]
+
+
+@pytest.fixture(autouse=True)
+def _known_key(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every scan here uses a known per-machine key, kept outside the home directory."""
+    key_file = tmp_path_factory.mktemp("key") / "fingerprint.key"
+    key_file.write_text(KEY.hex() + "\n", encoding="ascii")
+    monkeypatch.setenv("AGENTOPS_FINGERPRINT_KEY_FILE", str(key_file))
+    monkeypatch.delenv("AGENTOPS_DISABLED", raising=False)
 
 
 def _scan(capsys: Any, *args: str) -> tuple[int, str, str]:
