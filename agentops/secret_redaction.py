@@ -1,20 +1,25 @@
 """Redact credential-shaped text at the two boundaries where agent memory leaks it.
 
-THE FAILURE. An agent that remembers everything is a secret leak with a good
-memory. A key pasted into a debugging chat, a connection string in a stack
-trace, a token printed by a tool: each lands in a transcript, is consolidated
-into episodic memory, synced to another machine, and recalled months later into
-a screen, a log excerpt or another model's context window, where it is read by
-people and systems that were never meant to hold it.
+The failure
+-----------
+An agent that remembers everything is a secret leak with a good memory. A key
+pasted into a debugging chat, a connection string in a stack trace, a token
+printed by a tool: each lands in a transcript, is consolidated into episodic
+memory, synced to another machine, and recalled months later into a screen, a
+log excerpt or another model's context window, where it is read by people and
+systems that were never meant to hold it.
 
-THE FIX. Two functions, one per boundary.
+The fix
+-------
+Two functions, one per boundary.
 - Display (`redact_secret_shapes`): every recall of stored text passes through
-  it. Spans matching one of 47 named or generic secret shapes become
-  `[redacted:<shape>]`. It is tuned so that ordinary developer text (commit
-  SHAs, URLs, lockfile and SRI hashes, identifiers, paths, public keys and
-  certificates) comes back byte-identical, because it also runs on text stored
-  before any scrubber existed. `find_secret_shapes` reports the same spans as
-  positions for scanners; it never returns a value.
+  it. Spans matching one of the named or generic secret shapes (`SHAPES`)
+  become `[redacted:<shape>]`. It is tuned so that ordinary developer text
+  (commit SHAs, URLs, lockfile and SRI hashes, identifiers, paths, public keys
+  and certificates) comes back byte-identical, because it also runs on text
+  stored before any scrubber existed. `find_secret_shapes` reports the same
+  spans as positions for scanners; it never returns a value.
+  `redact_json_like` applies it to every string of a parsed JSON value.
 - Storage (`scrub_for_storage`): every write into a transcript or memory store
   passes through it once. Named shapes, e-mail addresses and an entropy
   catch-all become typed identity markers `<REDACTED:<kind>:<5 hex>>`; the
@@ -23,7 +28,8 @@ THE FIX. Two functions, one per boundary.
 Neither function is for text that will be executed or parsed: both rewrite
 spans, so commands, config files and headers would be corrupted.
 
-POSTURE.
+Posture
+-------
 - Display is fail-closed: a scan that does not reach a fixed point within
   `MAX_REDACTION_PASSES` returns only `NONCONVERGENT_TOKEN`. Anything that is
   not a `str` gives an empty result; it never raises and never returns a value
@@ -33,7 +39,19 @@ POSTURE.
   a value) before any output exists. Non-`str` input raises `TypeError`.
 - `noise_report` is fail-soft: counts only, never raises.
 
-Choices where the contract is silent (written down here on purpose):
+Rules
+-----
+Each shape is one record (`_ShapeRule`): name, description, anchors (literals
+every match holds, where the match starts relative to each, and whether a long
+body follows), then either a regular expression tried only at the anchors or a
+hand-written finder, plus optional context checks (`also_needs`, prefilter
+`probes`, a whole-text `gate`) and the boundary it serves. Every gate and index
+is derived from the records. Adding a vendor token format is one record in
+`_VENDOR_RULES` plus its tests. The machinery that keeps rules off text that
+cannot hold them sits in one section at the end of the module.
+
+Choices
+-------
 - Whole-token growth takes its trailing `=` padding the way a regular
   expression `={0,2}(?![A-Za-z0-9+/._-])` would (backtracking): in
   `<token>==x` one `=` is taken.
@@ -44,20 +62,23 @@ Choices where the contract is silent (written down here on purpose):
   that does not complete a 4-character quantum, does not decode.
 - In `url-credentials`, the character after `@` is looked at, not consumed.
 - `Originals` refuses non-`str` items with `TypeError`.
-- Storage: where the single pass of the contract would not be idempotent (a claim cuts
-  a run whose rule needed the text beyond the cut, e.g. `Bearer <16+ chars>=<run>`), the
-  pieces cut off by claims are scanned again until nothing more is claimed, so
-  `scrub_for_storage(s.text, sidecar=False)` never finds anything new. Every other input
-  gets exactly the single pass.
-- `find_secret_shapes`: when a later pass cuts through an earlier token (a database URI
-  whose host stops at the `]` of a token), the span covers the whole earlier token's
-  input and the token's leftover characters stand for no input character.
-- Speed: the call is gated by a few C-level scans of the input (a translate for long
-  runs, one regular expression that stops only at each literal's rarest character); rules
-  whose literals are absent never run. Named rules try their own regular expression only
-  where one of their literals occurs. Outputs are those of the literal algorithm.
+- Storage: where a single pass would not be idempotent (a claim cuts a run
+  whose rule needed the text beyond the cut, e.g. `Bearer <16+ chars>=<run>`),
+  the pieces cut off by claims are scanned again until nothing more is
+  claimed, so `scrub_for_storage(s.text, sidecar=False)` never finds anything
+  new. Every other input gets exactly the single pass.
+- `find_secret_shapes`: when a later pass cuts through an earlier token (a
+  database URI whose host stops at the `]` of a token), the span covers the
+  whole earlier token's input and the token's leftover characters stand for
+  no input character.
+- Speed: the call is gated by a few C-level scans of the input; rules whose
+  literals are absent never run, and named rules try their own regular
+  expression only where one of their literals occurs. Outputs are those of
+  running every rule everywhere.
 
-WHAT THIS DOES NOT CATCH (each limit is pinned by a test).
+WHAT THIS DOES NOT CATCH
+------------------------
+Each limit is pinned by a test.
 Display:
 - 40-hex strings, on purpose: a legacy 40-hex GitHub token has the shape of a
   git SHA (inside an `Authorization:` header the header rule still takes it).
@@ -85,6 +106,8 @@ Display:
   redact any password.
 - ASCII-only semantics: non-ASCII whitespace neither ends a URL context nor a
   database-URI host.
+- `redact_json_like` leaves values that are not dicts, lists, tuples or
+  strings as they are (bytes, sets and objects pass unread).
 Storage:
 - Bare hex under 48 characters is never marked (hex stays under 4.5 bits).
 - Low-entropy secrets (dictionary passwords), runs of 22 characters or fewer,
@@ -97,13 +120,16 @@ Storage:
 Noise report: classes are shape-based; a secret shaped like a clean path or
 URL is counted as noise.
 
-LINEAGE. The recall-boundary chokepoint comes from agent conversation-recall
-systems that redact before anything reaches a prompt; the write-time typed
-marker scrubber with an encrypted sidecar and a noise health check comes from
-a 2026 practitioner account of running agent memory; the token formats come
-from the vendors' own documentation, cross-checked against the rule sets of
-open-source secret scanners and the list of patterns GitHub secret scanning
-supports. Code and prose are this project's own.
+Lineage
+-------
+The recall-boundary chokepoint comes from agent conversation-recall systems
+that redact before anything reaches a prompt; the write-time typed marker
+scrubber with an encrypted sidecar and a noise health check comes from a 2026
+practitioner account of running agent memory; the token formats come from the
+vendors' own documentation, cross-checked against the rule sets of open-source
+secret scanners and the list of patterns GitHub secret scanning supports. Code
+and prose are this project's own. The full reference, with worked examples, is
+`docs/reference/secret_redaction.md`.
 """
 
 from __future__ import annotations
@@ -118,7 +144,7 @@ import string
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from typing import NamedTuple, overload
+from typing import Any, NamedTuple, TypeVar, overload
 
 __all__ = [
     "BASE64_MIN_BITS_PER_CHAR",
@@ -137,6 +163,7 @@ __all__ = [
     "Scrubbed",
     "find_secret_shapes",
     "noise_report",
+    "redact_json_like",
     "redact_secret_shapes",
     "scrub_for_storage",
 ]
@@ -258,133 +285,16 @@ class Scrubbed(NamedTuple):
 
 
 # --------------------------------------------------------------------------------------------
-# The shape table
+# Character classes and helpers
 # --------------------------------------------------------------------------------------------
 
-_A = re.ASCII
 _Spans = list[tuple[int, int]]
 _Finder = Callable[[str], _Spans]
 
 
 def _rx(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern, _A)
+    return re.compile(pattern, re.ASCII)
 
-
-_GITLAB_PREFIXES = "pat|dt|rt|ptt|ft|imt|soat|oas|agent|cbt|ffct"
-
-_NAMED_PATTERNS: dict[str, str] = {
-    "private-key": r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?"
-    r"(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)",
-    "aws-key": r"\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b",
-    "stripe-key": r"\b(?:[srp]k_(?:live|test)_[0-9A-Za-z]{16,}|whsec_[0-9A-Za-z]{24,})\b",
-    "github-token": r"\b(?:gh[pousr]_[0-9A-Za-z]{36,}|github_pat_[0-9A-Za-z_]{40,})\b",
-    "gitlab-token": r"\b(?:gl(?:" + _GITLAB_PREFIXES + r")-|GR1348941)[0-9A-Za-z_-]{20,}"
-    r"(?:\.[0-9A-Za-z_-]+)*",
-    "google-api-key": r"\bAIza[0-9A-Za-z_-]{35}\b",
-    "google-oauth": r"\b(?:ya29\.|GOCSPX-)[0-9A-Za-z_-]{20,}(?:\.[0-9A-Za-z_-]+)*",
-    "slack-token": r"\b(?:xoxe\.xox[bp]|xox[abeoprs]|xapp)-[0-9A-Za-z-]{10,}",
-    "slack-webhook": r"\bhttps://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/]+",
-    "discord-token": r"(?<![A-Za-z0-9_.-])[MNO](?=[A-Za-z0-9_-]{0,24}[0-9])[A-Za-z0-9_-]{23,25}"
-    r"\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,}",
-    "discord-webhook": r"\bhttps://(?:(?:canary|ptb)\.)?discord(?:app)?\.com/api(?:/v[0-9]+)?"
-    r"/webhooks/[0-9]+/[A-Za-z0-9_-]+",
-    "telegram-bot-token": r"(?:(?<=/bot)|(?<![A-Za-z0-9_]))[0-9]{5,16}:A[0-9A-Za-z_-]{34}"
-    r"(?![0-9A-Za-z_-])",
-    "anthropic-key": r"\bsk-ant-[A-Za-z0-9_-]{10,}",
-    "openai-key": r"\bsk-[A-Za-z0-9_-]{20,}",
-    "npm-token": r"\bnpm_[A-Za-z0-9]{36,}",
-    "pypi-token": r"\bpypi-AgE[A-Za-z0-9_-]{50,}",
-    "huggingface-token": r"\b(?:hf_|api_org_)[A-Za-z0-9]{30,}",
-    "sendgrid-key": r"\bSG\.[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{40,}",
-    "twilio-key": r"\b(?:SK|AC)[0-9a-f]{32}\b",
-    "shopify-token": r"\bshp(?:at|ss|ca|pa)_[0-9a-fA-F]{32,}\b",
-    "digitalocean-token": r"\bdo[por]_v1_[0-9a-f]{64,}\b",
-    "vault-token": r"\bhv[sbr]\.[A-Za-z0-9_-]{24,}",
-    "azure-client-secret": r"(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,}",
-    "azure-storage-key": r"(?:(?<=AccountKey=)|(?<=SharedAccessKey=))[A-Za-z0-9+/]{40,}={0,2}"
-    r"(?![A-Za-z0-9+/=])",
-    "azure-sas": r"(?<=[?&;]sig=)[A-Za-z0-9%+/_-]{20,}={0,2}(?![A-Za-z0-9%+/_=-])",
-    "atlassian-token": r"\bATATT3[A-Za-z0-9_=-]{100,}",
-    "databricks-token": r"\bdapi[0-9a-f]{32}(?:-[0-9]+)?\b",
-    "grafana-token": r"\b(?:glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}\b|glc_[A-Za-z0-9+/]{32,}={0,2}"
-    r"(?![A-Za-z0-9+/=]))",
-    "heroku-key": r"\bHRKU-AA[A-Za-z0-9_-]{58,}",
-    "postman-key": r"\bPMAK-[0-9a-fA-F]{24}-[0-9a-fA-F]{34}\b",
-    "sentry-token": r"\b(?:sntryu_[0-9a-f]{64}\b|sntrys_eyJ[A-Za-z0-9+/=_]{40,})",
-    "rubygems-key": r"\brubygems_[0-9a-f]{48}\b",
-    "cloudflare-ca-key": r"\bv1\.0-[0-9a-f]{24}-[0-9a-f]{146}\b",
-    "age-secret-key": r"\bAGE-SECRET-KEY-1[0-9A-Z]{58}\b",
-    "django-secret-key": r"\bdjango-insecure-[a-z0-9!@#$%^&*(_=+)-]{50}(?![A-Za-z0-9])",
-    "linear-key": r"\blin_api_[A-Za-z0-9]{40}\b",
-    "groq-key": r"\bgsk_[A-Za-z0-9]{48,}",
-    "perplexity-key": r"\bpplx-[A-Za-z0-9]{40,}",
-    "xai-key": r"\bxai-[A-Za-z0-9]{70,}",
-    "mailgun-key": r"\bkey-[0-9a-f]{32}\b",
-}
-
-_DESCRIPTIONS: tuple[tuple[str, str], ...] = (
-    ("private-key", "PEM or PGP private-key block, BEGIN to END (or to the end of the text)"),
-    ("db-uri-creds", "database URI with user:password, replaced whole (host and path included)"),
-    ("aws-key", "AWS access key id (AKIA, ASIA, ABIA, ACCA)"),
-    ("stripe-key", "Stripe secret, publishable or restricted key, or webhook signing secret"),
-    ("github-token", "GitHub classic (ghp_/gho_/ghu_/ghs_/ghr_) or fine-grained token"),
-    ("gitlab-token", "GitLab token of any documented prefix, routable suffix included"),
-    ("google-api-key", "Google API key (AIza...)"),
-    ("google-oauth", "Google OAuth access token (ya29.) or client secret (GOCSPX-)"),
-    ("slack-token", "Slack bot, user, legacy, configuration or app-level token"),
-    ("slack-webhook", "Slack incoming, workflow or trigger webhook URL"),
-    ("discord-token", "Discord bot token"),
-    ("discord-webhook", "Discord webhook URL"),
-    ("telegram-bot-token", "Telegram bot token (<id>:A<34 chars>)"),
-    ("anthropic-key", "Anthropic API key (sk-ant-...)"),
-    ("openai-key", "OpenAI-style secret key (sk-...)"),
-    ("npm-token", "npm access token (npm_...)"),
-    ("pypi-token", "PyPI API token (pypi-AgE...)"),
-    ("huggingface-token", "Hugging Face user or organization token"),
-    ("sendgrid-key", "SendGrid API key (SG.<id>.<secret>)"),
-    ("twilio-key", "Twilio API key SID or account SID"),
-    ("shopify-token", "Shopify access token or shared secret"),
-    ("digitalocean-token", "DigitalOcean personal, OAuth or refresh token"),
-    ("vault-token", "HashiCorp Vault service, batch or recovery token"),
-    ("azure-client-secret", "Microsoft Entra (Azure AD) client secret"),
-    ("azure-storage-key", "Azure AccountKey= or SharedAccessKey= value"),
-    ("azure-sas", "Azure shared access signature sig= value"),
-    ("atlassian-token", "Atlassian API token (ATATT3...)"),
-    ("databricks-token", "Databricks personal access token (dapi...)"),
-    ("grafana-token", "Grafana service-account or Grafana Cloud token"),
-    ("heroku-key", "Heroku API key (HRKU-AA...)"),
-    ("postman-key", "Postman API key (PMAK-...)"),
-    ("sentry-token", "Sentry user or organization auth token"),
-    ("rubygems-key", "RubyGems API key (rubygems_...)"),
-    ("cloudflare-ca-key", "Cloudflare Origin CA key (v1.0-...)"),
-    ("age-secret-key", "age encryption secret key (AGE-SECRET-KEY-1...)"),
-    ("django-secret-key", "Django generated insecure secret key"),
-    ("linear-key", "Linear API key (lin_api_...)"),
-    ("groq-key", "Groq API key (gsk_...)"),
-    ("perplexity-key", "Perplexity API key (pplx-...)"),
-    ("xai-key", "xAI API key (xai-...)"),
-    ("mailgun-key", "Mailgun API key (key-<32 hex>)"),
-    ("jwt", "JSON Web Token (eyJ<header>.<payload>.<signature>)"),
-    ("url-credentials", "user:password inside a URL of any other scheme (the pair only)"),
-    ("http-auth-header", "credential of an Authorization: Basic/Bearer/Token header"),
-    ("docker-auth", 'base64 user:password in a Docker config "auth" field'),
-    ("long-hex", "generic hex run of 48 or more digits, grown to the whole token"),
-    ("long-base64", "generic base64 run of 40 or more characters, grown to the whole token"),
-)
-
-SHAPES: tuple[tuple[str, str], ...] = _DESCRIPTIONS
-_NAMED_SHAPES: tuple[str, ...] = tuple(name for name, _ in SHAPES[:45])
-MARKER_KINDS: tuple[str, ...] = (
-    *_NAMED_SHAPES,
-    "email",
-    "long-hex",
-    "long-base64",
-    "high-entropy",
-)
-
-# --------------------------------------------------------------------------------------------
-# Character classes and helpers
-# --------------------------------------------------------------------------------------------
 
 _ALNUM = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
 _WORDCH = _ALNUM | {"_"}
@@ -471,7 +381,7 @@ class _NextStop:
 
 
 # --------------------------------------------------------------------------------------------
-# Composite rules (§3.4) and the linear JWT matcher
+# Composite rules and the linear JWT matcher
 # --------------------------------------------------------------------------------------------
 
 _DB_SCHEMES = frozenset(
@@ -687,8 +597,41 @@ def _jwt_tail(text: str, e1: int) -> int:
     return -1
 
 
+_TELEGRAM = _rx(r"(?:(?<=/bot)|(?<![A-Za-z0-9_]))[0-9]{5,16}:A[0-9A-Za-z_-]{34}(?![0-9A-Za-z_-])")
+
+
+def _find_telegram(text: str) -> _Spans:
+    out: _Spans = []
+    last = 0
+    i = text.find(":A")
+    while i != -1:
+        s = i
+        while s > 0 and i - s < 17 and text[s - 1] in _DIGITS:
+            s -= 1
+        if s >= last and 5 <= i - s <= 16:
+            m = _TELEGRAM.match(text, s)
+            if m is not None:
+                out.append(m.span())
+                last = m.end()
+        i = text.find(":A", max(i + 1, last))
+    return out
+
+
+# The look-behind sits after the first character, so the regex engine can skip to the rare
+# characters M, N and O; a two-character look-behind cannot match at the start of the text,
+# exactly like a one-character look-behind before it.
+_DISCORD = _rx(
+    r"[MNO](?<![A-Za-z0-9_.-][MNO])(?=[A-Za-z0-9_-]{0,24}[0-9])[A-Za-z0-9_-]{23,25}"
+    r"\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,}"
+)
+
+
+def _find_discord(text: str) -> _Spans:
+    return [m.span() for m in _DISCORD.finditer(text)]
+
+
 # --------------------------------------------------------------------------------------------
-# Generic rules (§3.3)
+# Generic rules
 # --------------------------------------------------------------------------------------------
 
 _HEX_CAND = _rx(r"(?<![A-Za-z0-9])[0-9a-fA-F]{48,}(?![A-Za-z0-9])")
@@ -968,397 +911,424 @@ def _find_long_b64_storage(text: str) -> _Spans:
 
 
 # --------------------------------------------------------------------------------------------
-# Rule objects and gates
+# Storage-only rules
 # --------------------------------------------------------------------------------------------
 
-
-# Every match of a regex-defined named rule starts at an occurrence of one of its literals
-# plus a fixed offset, so the finder tries the rule's own regular expression only there.
-_ANCHORS: dict[str, tuple[tuple[str, int], ...]] = {
-    "private-key": (("-----BEGIN ", 0),),
-    "aws-key": (("AKIA", 0), ("ASIA", 0), ("ABIA", 0), ("ACCA", 0)),
-    "stripe-key": (("k_live_", -1), ("k_test_", -1), ("whsec_", 0)),
-    "github-token": (
-        ("ghp_", 0),
-        ("gho_", 0),
-        ("ghu_", 0),
-        ("ghs_", 0),
-        ("ghr_", 0),
-        ("github_pat_", 0),
-    ),
-    "gitlab-token": (*((f"gl{p}-", 0) for p in _GITLAB_PREFIXES.split("|")), ("GR1348941", 0)),
-    "google-api-key": (("AIza", 0),),
-    "google-oauth": (("ya29.", 0), ("GOCSPX-", 0)),
-    "slack-token": (("xox", 0), ("xapp-", 0)),
-    "slack-webhook": (("https://hooks.slack.com/", 0),),
-    "discord-webhook": (("https://", 0),),
-    "anthropic-key": (("sk-ant-", 0),),
-    "openai-key": (("sk-", 0),),
-    "npm-token": (("npm_", 0),),
-    "pypi-token": (("pypi-AgE", 0),),
-    "huggingface-token": (("hf_", 0), ("api_org_", 0)),
-    "sendgrid-key": (("SG.", 0),),
-    "twilio-key": (("SK", 0), ("AC", 0)),
-    "shopify-token": (("shpat_", 0), ("shpss_", 0), ("shpca_", 0), ("shppa_", 0)),
-    "digitalocean-token": (("dop_v1_", 0), ("doo_v1_", 0), ("dor_v1_", 0)),
-    "vault-token": (("hvs.", 0), ("hvb.", 0), ("hvr.", 0)),
-    "azure-client-secret": (("Q~", -4),),
-    "azure-storage-key": (("AccountKey=", 11), ("SharedAccessKey=", 16)),
-    "azure-sas": (("?sig=", 5), ("&sig=", 5), (";sig=", 5)),
-    "atlassian-token": (("ATATT3", 0),),
-    "databricks-token": (("dapi", 0),),
-    "grafana-token": (("glsa_", 0), ("glc_", 0)),
-    "heroku-key": (("HRKU-AA", 0),),
-    "postman-key": (("PMAK-", 0),),
-    "sentry-token": (("sntryu_", 0), ("sntrys_eyJ", 0)),
-    "rubygems-key": (("rubygems_", 0),),
-    "cloudflare-ca-key": (("v1.0-", 0),),
-    "age-secret-key": (("AGE-SECRET-KEY-1", 0),),
-    "django-secret-key": (("django-insecure-", 0),),
-    "linear-key": (("lin_api_", 0),),
-    "groq-key": (("gsk_", 0),),
-    "perplexity-key": (("pplx-", 0),),
-    "xai-key": (("xai-", 0),),
-    "mailgun-key": (("key-", 0),),
-}
-# Literal gates of the rules that are not anchored regexes.
-_GATE_LITERALS: dict[str, tuple[str, ...]] = {
-    "db-uri-creds": ("://",),
-    "telegram-bot-token": (":A",),
-    "jwt": ("eyJ",),
-    "url-credentials": ("://",),
-    "docker-auth": ('"auth"',),
-}
-
-_Finder2 = Callable[[str, frozenset[str]], _Spans]
+_EMAIL = _rx(
+    r"(?<![A-Za-z0-9._%+\-])[A-Za-z0-9._%+\-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*"
+    r"\.[A-Za-z]{2,}"
+)
+_ENTROPY_CLASS = r"A-Za-z0-9!#$%&*+\-./:=?@\\^_|~"
+_ENTROPY_RUN = _rx("[" + _ENTROPY_CLASS + "]{" + str(ENTROPY_MIN_RUN) + ",}")
+_ENTROPY_TABLE = bytes(
+    97 if re.fullmatch("[" + _ENTROPY_CLASS + "]", chr(i)) else 32 for i in range(256)
+)
 
 
-# Words every match of an anchored rule holds beyond its anchor: "https://" is common in
-# benign text, "discord" is not, so the webhook rule skips the regex when the word is absent.
-_ALSO_NEEDS: dict[str, str] = {"discord-webhook": "discord"}
-
-
-def _anchored(
-    pattern: re.Pattern[str], anchors: tuple[tuple[str, int], ...], needs: str = ""
-) -> _Finder2:
-    match = pattern.match
-
-    def find(text: str, present: frozenset[str]) -> _Spans:
-        if needs not in text:
-            return []
-        starts: list[int] = []
-        for lit, delta in anchors:
-            if lit not in present:
-                continue
-            i = text.find(lit)
-            while i != -1:
-                if i + delta >= 0:
-                    starts.append(i + delta)
-                i = text.find(lit, i + 1)
-        if not starts:
-            return []
-        starts.sort()  # several literals interleave; sorting a short list costs nothing
-        out: _Spans = []
-        last = 0
-        for st in starts:
-            if st < last:
-                continue
-            m = match(text, st)
-            if m is not None:
-                out.append(m.span())
-                last = m.end()
-        return out
-
-    return find
-
-
-_TELEGRAM = _rx(_NAMED_PATTERNS["telegram-bot-token"])
-
-
-def _find_telegram(text: str) -> _Spans:
+def _find_high_entropy(text: str) -> _Spans:
     out: _Spans = []
-    last = 0
-    i = text.find(":A")
-    while i != -1:
-        s = i
-        while s > 0 and i - s < 17 and text[s - 1] in _DIGITS:
-            s -= 1
-        if s >= last and 5 <= i - s <= 16:
-            m = _TELEGRAM.match(text, s)
-            if m is not None:
-                out.append(m.span())
-                last = m.end()
-        i = text.find(":A", max(i + 1, last))
+    for m in _ENTROPY_RUN.finditer(text):
+        run = m.group()
+        counts = Counter(run)
+        if len(counts) >= 23 and _entropy_at_least(counts.values(), len(run), 9):
+            out.append(m.span())
     return out
 
 
-# Rule 11 with the leading look-behind moved after the first character, so the regex engine
-# can skip to the rare characters M, N and O; a two-character look-behind cannot match at the
-# start of the text, exactly like the original one-character look-behind.
-_DISCORD = _rx(
-    r"[MNO](?<![A-Za-z0-9_.-][MNO])(?=[A-Za-z0-9_-]{0,24}[0-9])[A-Za-z0-9_-]{23,25}"
-    r"\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,}"
-)
-
-
-def _plain(finder: _Finder) -> _Finder2:
-    def find(text: str, present: frozenset[str]) -> _Spans:
-        return finder(text)
-
-    return find
-
-
-def _find_discord(text: str) -> _Spans:
-    return [m.span() for m in _DISCORD.finditer(text)]
-
-
-_LITERALS: tuple[str, ...] = tuple(
-    sorted(
-        {lit for anchors in _ANCHORS.values() for lit, _ in anchors}
-        | {lit for lits in _GATE_LITERALS.values() for lit in lits},
-        key=lambda x: (-len(x), x),
-    )
-)
-# Rules whose every match holds an alphanumeric run of 30 or more: their literals need no
-# scan unless such a run exists (a C-level translate answers that for the whole input).
-_LONG_BODY_RULES = frozenset(
-    (
-        "github-token",
-        "npm-token",
-        "huggingface-token",
-        "twilio-key",
-        "shopify-token",
-        "digitalocean-token",
-        "databricks-token",
-        "postman-key",
-        "sentry-token",
-        "rubygems-key",
-        "cloudflare-ca-key",
-        "age-secret-key",
-        "linear-key",
-        "groq-key",
-        "perplexity-key",
-        "xai-key",
-        "mailgun-key",
-        "grafana-token",
-    )
-)
-# ...except these literals, whose bodies may be cut by `_`, `+`, `/` or `=` (`glc_` needs a
-# base64-class run of 32, checked with the same translate).
-_SHORT_BODY_LITERALS = frozenset(("github_pat_", "sntrys_eyJ"))
-
-
-def _short_literals() -> frozenset[str]:
-    out: set[str] = set()
-    for name, anchors in _ANCHORS.items():
-        out.update(
-            lit for lit, _ in anchors if name not in _LONG_BODY_RULES or lit in _SHORT_BODY_LITERALS
-        )
-    for lits in _GATE_LITERALS.values():
-        out.update(lits)
-    return frozenset(out)
-
-
-_SHORT_LITERALS = _short_literals()
-# Each literal is found through its rarest character (rarest first in this ranking, measured
-# on the standard library's sources), so the engine stops at few positions and checks the
-# rest of the literal around that character.
-_RARITY = (
-    "$~^J&Q?|Z@;!YX7K`{}96W<GVH5\\8B43q%+U/Mzj*>L2DFPC[]ORA1S0INT-Ekv#xwyb:="
-    "'g\",()h.mup_cdfloinarste "
-)
-_AUTH_GATE = r"(?<=[Aa][Uu][Tt][Hh][Oo][Rr][Ii][Zz])(?=[Aa][Tt][Ii][Oo][Nn]:)"
-
-
-def _anchor_split(lit: str) -> tuple[str, str, str]:
-    k = min(range(len(lit)), key=lambda i: (_RARITY.find(lit[i]) % 1000, i))
-    return lit[:k], lit[k], lit[k + 1 :]
-
-
-def _build_prefilter(literals: frozenset[str], extras: bool) -> re.Pattern[str]:
-    by_char: dict[str, list[str]] = {}
-    for index, lit in enumerate(_LITERALS):
-        if lit not in literals:
-            continue
-        pre, c, post = _anchor_split(lit)
-        behind = f"(?<={re.escape(pre + c)})" if pre else ""
-        ahead = f"(?={re.escape(post)})" if post else ""
-        by_char.setdefault(c, []).append(f"{behind}{ahead}(?P<L{index}>)")
-    if extras:  # rule 11: '.', six characters, '.', with [MNO] + 23 to 25 characters before
-        by_char.setdefault(".", []).append(
-            r"(?=[A-Za-z0-9_-]{6}\.)(?:(?<=[MNO][A-Za-z0-9_-]{23}\.)"
-            r"|(?<=[MNO][A-Za-z0-9_-]{24}\.)|(?<=[MNO][A-Za-z0-9_-]{25}\.))(?P<DISCORD>)"
-        )
-    for c in "zZ" if extras else "":
-        by_char.setdefault(c, []).append(f"{_AUTH_GATE}(?P<AUTH{c}>)")
-    return _rx(
-        "|".join(re.escape(c) + "(?:" + "|".join(alts) + ")" for c, alts in sorted(by_char.items()))
-    )
-
-
-_PREFILTER_SHORT = _build_prefilter(_SHORT_LITERALS, True)
-# The long-body literals are only looked for near an alphanumeric run of 30 or more (every
-# such literal starts at most 31 characters before the run and ends inside it); `glc_` is
-# checked directly when a base64-class run of 32 exists.
-_LONG_LITERALS = frozenset(_LITERALS) - _SHORT_LITERALS - {"glc_"}
-_PREFILTER_LONG = _build_prefilter(_LONG_LITERALS, False)
-# Literals contained in another literal are present whenever the longer one is.
-_CONTAINED: dict[str, frozenset[str]] = {
-    lit: frozenset(other for other in _LITERALS if other in lit) for lit in _LITERALS
-}
-_RUN_TABLE = bytes(97 if chr(i) in _ALNUM else 98 if chr(i) in "+/" else 32 for i in range(256))
-_B64_FOLD = bytes(97 if i in (97, 98) else 32 for i in range(256))
-
-
-class _Scan(NamedTuple):
-    """What the input offers to the rules, decided once with a few C-level scans."""
-
-    present: frozenset[str]  # literals that occur
-    discord: bool
-    auth: bool
-    b64run: bool  # a base64-class run of at least 40 characters
-
-
-_NOTHING = _Scan(frozenset(), False, False, False)
-
-
-# Where each long-body literal sits relative to the start p of its alphanumeric run.
-_LONG_BEFORE = ("SK", "AC", "dapi")  # the run starts with the literal
-_LONG_ENDS = tuple(
-    sorted(_LONG_LITERALS - {"SK", "AC", "dapi", "PMAK-", "v1.0-", "AGE-SECRET-KEY-1"})
-)  # the literal ends at p
-_LONG_AT_30 = ("PMAK-", "v1.0-")  # the literal starts at p - 30
-_LONG_AT_15 = ("AGE-SECRET-KEY-1",)  # the literal starts at p - 15
-
-
-def _long_literals(text: str, classes: bytes) -> set[str]:
-    """Long-body literals next to an alphanumeric run of 30 or more (ASCII text only)."""
-    found: set[str] = set()
-    n = len(classes)
-    pos = classes.find(_A30)
-    while pos != -1:
-        if text.endswith(_LONG_ENDS, max(0, pos - 11), pos):
-            found.update(lit for lit in _LONG_ENDS if text.endswith(lit, 0, pos))
-        if text.startswith(_LONG_BEFORE, pos):
-            found.update(lit for lit in _LONG_BEFORE if text.startswith(lit, pos))
-        if pos >= 30 and text.startswith(_LONG_AT_30, pos - 30):
-            found.update(lit for lit in _LONG_AT_30 if text.startswith(lit, pos - 30))
-        if pos >= 15 and text.startswith(_LONG_AT_15, pos - 15):
-            found.update(_LONG_AT_15)
-        stops = [x for x in (classes.find(b" ", pos), classes.find(b"b", pos)) if x != -1]
-        pos = classes.find(_A30, min(stops) if stops else n)
-    return found
-
-
-_A30 = b"a" * 30
-_GLC = _LITERALS.index("glc_")
-
-
-def _scan(text: str) -> _Scan:
-    classes = text.encode("utf-8", "surrogatepass").translate(_RUN_TABLE)
-    folded = classes.translate(_B64_FOLD) if b"b" in classes else classes
-    b64run32 = b"a" * 32 in folded
-    b64run = b64run32 and b"a" * 40 in folded
-    groups = {m.lastgroup for m in _PREFILTER_SHORT.finditer(text)}
-    long_found: set[str] = set()
-    if _A30 in classes:
-        if text.isascii():
-            long_found = _long_literals(text, classes)
-        else:
-            groups.update(m.lastgroup for m in _PREFILTER_LONG.finditer(text))
-    if b64run32 and "glc_" in text:
-        groups.add(f"L{_GLC}")
-    if not groups and not long_found:
-        return _Scan(frozenset(), False, False, True) if b64run else _NOTHING
-    present: set[str] = set()
-    for lit in long_found:
-        present |= _CONTAINED[lit]
-    discord = auth = False
-    for g in groups:
-        if g is None:
-            continue
-        if g.startswith("DISCORD"):
-            discord = True
-        elif g.startswith("AUTH"):
-            auth = True
-        else:
-            present |= _CONTAINED[_LITERALS[int(g[1:])]]
-    return _Scan(frozenset(present), discord, auth, b64run)
-
-
-class _Rule(NamedTuple):
-    name: str
-    display: _Finder2
-    storage: _Finder2
-    literals: frozenset[str]
-
-
-def _build_rules() -> tuple[_Rule, ...]:
-    special_display: dict[str, _Finder2] = {
-        "db-uri-creds": _plain(_find_db_uri),
-        "discord-token": _plain(_find_discord),
-        "telegram-bot-token": _plain(_find_telegram),
-        "jwt": _plain(_find_jwt),
-        "url-credentials": _plain(_find_url_creds),
-        "http-auth-header": _plain(_find_auth_header),
-        "docker-auth": _plain(_find_docker_auth),
-        "long-hex": _plain(_find_long_hex_display),
-        "long-base64": _plain(_find_long_b64_display),
-    }
-    special_storage = dict(special_display)
-    special_storage["long-hex"] = _plain(_find_long_hex_storage)
-    special_storage["long-base64"] = _plain(_find_long_b64_storage)
-    rules = []
-    for name, _ in SHAPES:
-        if name in special_display:
-            disp, stor = special_display[name], special_storage[name]
-            lits = frozenset(_GATE_LITERALS.get(name, ()))
-        else:
-            anchors = _ANCHORS[name]
-            disp = stor = _anchored(_rx(_NAMED_PATTERNS[name]), anchors, _ALSO_NEEDS.get(name, ""))
-            lits = frozenset(lit for lit, _ in anchors)
-        rules.append(_Rule(name, disp, stor, lits))
-    return tuple(rules)
-
-
-_RULES: tuple[_Rule, ...] = _build_rules()
-
-
-def _rule_on(rule: _Rule, scan: _Scan) -> bool:
-    if rule.literals:
-        return not rule.literals.isdisjoint(scan.present)
-    if rule.name == "discord-token":
-        return scan.discord
-    if rule.name == "http-auth-header":
-        return scan.auth
-    return scan.b64run
-
-
-_GENERIC = frozenset(("long-hex", "long-base64"))  # the last two rules; storage adds its own
-# Positions in _RULES of the rules each literal gates, and of the rules gated otherwise.
-_GATED_BY: dict[str, frozenset[int]] = {
-    lit: frozenset(i for i, rule in enumerate(_RULES) if lit in rule.literals) for lit in _LITERALS
-}
-_NO_LITERAL = tuple(i for i, rule in enumerate(_RULES) if not rule.literals)
-
-
-def _rules_on(scan: _Scan) -> list[_Rule]:
-    """The rules `scan` lets run, in table order."""
-    on = {i for i in _NO_LITERAL if _rule_on(_RULES[i], scan)}
-    on.update(*(_GATED_BY[lit] for lit in scan.present))
-    return [_RULES[i] for i in sorted(on)]
-
-
-def _active_rules(text: str) -> tuple[list[_Rule], frozenset[str]]:
-    """Rules that can match `text`, decided once on the input (tokens create no literal)."""
-    scan = _scan(text)
-    if scan is _NOTHING:
-        return [], scan.present
-    return _rules_on(scan), scan.present
+def _find_email(text: str) -> _Spans:
+    return [m.span() for m in _EMAIL.finditer(text)]
 
 
 # --------------------------------------------------------------------------------------------
-# Display boundary (§3.5)
+# The rule records
+# --------------------------------------------------------------------------------------------
+
+
+class _Anchor(NamedTuple):
+    """A literal every match of a rule holds, and where the match sits relative to it.
+
+    `shift`: the match starts at the literal's start plus `shift` (the regex is tried there).
+    `run_at`: when set, every match holds a run of 30 or more ASCII letters and digits that
+    starts exactly `run_at` characters after the literal's start (the run's first character
+    is not preceded by a letter or digit). Such literals are looked for only next to such a
+    run, which benign text rarely has, so they cost nothing on ordinary text.
+    `b64_run`: instead, every match holds a run of 32 or more base64 characters (letters,
+    digits, `+`, `/`); the literal is looked for only when such a run exists.
+    """
+
+    literal: str
+    shift: int = 0
+    run_at: int | None = None
+    b64_run: bool = False
+
+
+class _ShapeRule(NamedTuple):
+    """One secret shape: everything the module knows about it, in one place.
+
+    A rule matches either with `pattern`, a regular expression tried (with `re.match`) only
+    where one of its `anchors` occurs, or with `finder`, a hand-written scanner for shapes a
+    regular expression cannot decide (decoding, entropy, context) that runs only when one of
+    its anchors occurs or its `gate` says the text can hold a match.
+    """
+
+    name: str
+    description: str
+    anchors: tuple[_Anchor, ...] = ()
+    pattern: str = ""
+    finder: _Finder | None = None
+    storage_finder: _Finder | None = None  # storage variant when it differs from `finder`
+    also_needs: str = ""  # a word every match holds beyond its anchor (checked with `in`)
+    # Prefilter probes for a rule without literals: (stop character, look-around regex that
+    # must hold at that character); the rule runs when one probe fires.
+    probes: tuple[tuple[str, str], ...] = ()
+    gate: str = ""  # "b64-run", "at-sign" or "entropy-run": a whole-text gate instead
+    boundary: str = "both"  # "both" or "storage" (a storage-only marker kind)
+
+
+def _at(*literals: str) -> tuple[_Anchor, ...]:
+    """Anchors for literals where every match starts."""
+    return tuple(_Anchor(lit) for lit in literals)
+
+
+def _body_after(*literals: str) -> tuple[_Anchor, ...]:
+    """Anchors for prefixes followed by a body of 30 or more letters and digits."""
+    return tuple(_Anchor(lit, 0, len(lit)) for lit in literals)
+
+
+_GITLAB_PREFIXES = "pat|dt|rt|ptt|ft|imt|soat|oas|agent|cbt|ffct"
+
+# A Discord token is '.', six characters, '.', with [MNO] and 23 to 25 characters before.
+_DISCORD_PROBE = (
+    r"(?=[A-Za-z0-9_-]{6}\.)(?:(?<=[MNO][A-Za-z0-9_-]{23}\.)"
+    r"|(?<=[MNO][A-Za-z0-9_-]{24}\.)|(?<=[MNO][A-Za-z0-9_-]{25}\.))"
+)
+_AUTH_PROBE = r"(?<=[Aa][Uu][Tt][Hh][Oo][Rr][Ii][Zz])(?=[Aa][Tt][Ii][Oo][Nn]:)"
+
+# Vendor token formats, one record each. A new vendor is one record here plus its tests;
+# order matters only where two rules can match the same text (the first one wins).
+_VENDOR_RULES: tuple[_ShapeRule, ...] = (
+    # --- vendor token rules: begin ---
+    _ShapeRule(
+        "aws-key",
+        "AWS access key id (AKIA, ASIA, ABIA, ACCA)",
+        _at("AKIA", "ASIA", "ABIA", "ACCA"),
+        r"\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b",
+    ),
+    _ShapeRule(
+        "stripe-key",
+        "Stripe secret, publishable or restricted key, or webhook signing secret",
+        (_Anchor("k_live_", -1), _Anchor("k_test_", -1), _Anchor("whsec_")),
+        r"\b(?:[srp]k_(?:live|test)_[0-9A-Za-z]{16,}|whsec_[0-9A-Za-z]{24,})\b",
+    ),
+    _ShapeRule(
+        "github-token",
+        "GitHub classic (ghp_/gho_/ghu_/ghs_/ghr_) or fine-grained token",
+        (*_body_after("ghp_", "gho_", "ghu_", "ghs_", "ghr_"), _Anchor("github_pat_")),
+        r"\b(?:gh[pousr]_[0-9A-Za-z]{36,}|github_pat_[0-9A-Za-z_]{40,})\b",
+    ),
+    _ShapeRule(
+        "gitlab-token",
+        "GitLab token of any documented prefix, routable suffix included",
+        (*_at(*(f"gl{p}-" for p in _GITLAB_PREFIXES.split("|"))), _Anchor("GR1348941")),
+        r"\b(?:gl(?:" + _GITLAB_PREFIXES + r")-|GR1348941)[0-9A-Za-z_-]{20,}"
+        r"(?:\.[0-9A-Za-z_-]+)*",
+    ),
+    _ShapeRule(
+        "google-api-key",
+        "Google API key (AIza...)",
+        _at("AIza"),
+        r"\bAIza[0-9A-Za-z_-]{35}\b",
+    ),
+    _ShapeRule(
+        "google-oauth",
+        "Google OAuth access token (ya29.) or client secret (GOCSPX-)",
+        _at("ya29.", "GOCSPX-"),
+        r"\b(?:ya29\.|GOCSPX-)[0-9A-Za-z_-]{20,}(?:\.[0-9A-Za-z_-]+)*",
+    ),
+    _ShapeRule(
+        "slack-token",
+        "Slack bot, user, legacy, configuration or app-level token",
+        _at("xox", "xapp-"),
+        r"\b(?:xoxe\.xox[bp]|xox[abeoprs]|xapp)-[0-9A-Za-z-]{10,}",
+    ),
+    _ShapeRule(
+        "slack-webhook",
+        "Slack incoming, workflow or trigger webhook URL",
+        _at("https://hooks.slack.com/"),
+        r"\bhttps://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/]+",
+    ),
+    _ShapeRule(
+        "discord-token",
+        "Discord bot token",
+        finder=_find_discord,
+        probes=((".", _DISCORD_PROBE),),
+    ),
+    _ShapeRule(
+        "discord-webhook",
+        "Discord webhook URL",
+        _at("https://"),
+        r"\bhttps://(?:(?:canary|ptb)\.)?discord(?:app)?\.com/api(?:/v[0-9]+)?"
+        r"/webhooks/[0-9]+/[A-Za-z0-9_-]+",
+        also_needs="discord",
+    ),
+    _ShapeRule(
+        "telegram-bot-token",
+        "Telegram bot token (<id>:A<34 chars>)",
+        _at(":A"),
+        finder=_find_telegram,
+    ),
+    _ShapeRule(
+        "anthropic-key",
+        "Anthropic API key (sk-ant-...)",
+        _at("sk-ant-"),
+        r"\bsk-ant-[A-Za-z0-9_-]{10,}",
+    ),
+    _ShapeRule(
+        "openai-key",
+        "OpenAI-style secret key (sk-...)",
+        _at("sk-"),
+        r"\bsk-[A-Za-z0-9_-]{20,}",
+    ),
+    _ShapeRule(
+        "npm-token",
+        "npm access token (npm_...)",
+        _body_after("npm_"),
+        r"\bnpm_[A-Za-z0-9]{36,}",
+    ),
+    _ShapeRule(
+        "pypi-token",
+        "PyPI API token (pypi-AgE...)",
+        _at("pypi-AgE"),
+        r"\bpypi-AgE[A-Za-z0-9_-]{50,}",
+    ),
+    _ShapeRule(
+        "huggingface-token",
+        "Hugging Face user or organization token",
+        _body_after("hf_", "api_org_"),
+        r"\b(?:hf_|api_org_)[A-Za-z0-9]{30,}",
+    ),
+    _ShapeRule(
+        "sendgrid-key",
+        "SendGrid API key (SG.<id>.<secret>)",
+        _at("SG."),
+        r"\bSG\.[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{40,}",
+    ),
+    _ShapeRule(
+        "twilio-key",
+        "Twilio API key SID or account SID",
+        (_Anchor("SK", 0, 0), _Anchor("AC", 0, 0)),
+        r"\b(?:SK|AC)[0-9a-f]{32}\b",
+    ),
+    _ShapeRule(
+        "shopify-token",
+        "Shopify access token or shared secret",
+        _body_after("shpat_", "shpss_", "shpca_", "shppa_"),
+        r"\bshp(?:at|ss|ca|pa)_[0-9a-fA-F]{32,}\b",
+    ),
+    _ShapeRule(
+        "digitalocean-token",
+        "DigitalOcean personal, OAuth or refresh token",
+        _body_after("dop_v1_", "doo_v1_", "dor_v1_"),
+        r"\bdo[por]_v1_[0-9a-f]{64,}\b",
+    ),
+    _ShapeRule(
+        "vault-token",
+        "HashiCorp Vault service, batch or recovery token",
+        _at("hvs.", "hvb.", "hvr."),
+        r"\bhv[sbr]\.[A-Za-z0-9_-]{24,}",
+    ),
+    _ShapeRule(
+        "azure-client-secret",
+        "Microsoft Entra (Azure AD) client secret",
+        (_Anchor("Q~", -4),),
+        r"(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,}",
+    ),
+    _ShapeRule(
+        "azure-storage-key",
+        "Azure AccountKey= or SharedAccessKey= value",
+        (_Anchor("AccountKey=", 11), _Anchor("SharedAccessKey=", 16)),
+        r"(?:(?<=AccountKey=)|(?<=SharedAccessKey=))[A-Za-z0-9+/]{40,}={0,2}"
+        r"(?![A-Za-z0-9+/=])",
+    ),
+    _ShapeRule(
+        "azure-sas",
+        "Azure shared access signature sig= value",
+        (_Anchor("?sig=", 5), _Anchor("&sig=", 5), _Anchor(";sig=", 5)),
+        r"(?<=[?&;]sig=)[A-Za-z0-9%+/_-]{20,}={0,2}(?![A-Za-z0-9%+/_=-])",
+    ),
+    _ShapeRule(
+        "atlassian-token",
+        "Atlassian API token (ATATT3...)",
+        _at("ATATT3"),
+        r"\bATATT3[A-Za-z0-9_=-]{100,}",
+    ),
+    _ShapeRule(
+        "databricks-token",
+        "Databricks personal access token (dapi...)",
+        (_Anchor("dapi", 0, 0),),
+        r"\bdapi[0-9a-f]{32}(?:-[0-9]+)?\b",
+    ),
+    _ShapeRule(
+        "grafana-token",
+        "Grafana service-account or Grafana Cloud token",
+        (*_body_after("glsa_"), _Anchor("glc_", b64_run=True)),
+        r"\b(?:glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}\b|glc_[A-Za-z0-9+/]{32,}={0,2}"
+        r"(?![A-Za-z0-9+/=]))",
+    ),
+    _ShapeRule(
+        "heroku-key",
+        "Heroku API key (HRKU-AA...)",
+        _at("HRKU-AA"),
+        r"\bHRKU-AA[A-Za-z0-9_-]{58,}",
+    ),
+    _ShapeRule(
+        "postman-key",
+        "Postman API key (PMAK-...)",
+        (_Anchor("PMAK-", 0, 30),),
+        r"\bPMAK-[0-9a-fA-F]{24}-[0-9a-fA-F]{34}\b",
+    ),
+    _ShapeRule(
+        "sentry-token",
+        "Sentry user or organization auth token",
+        (*_body_after("sntryu_"), _Anchor("sntrys_eyJ")),
+        r"\b(?:sntryu_[0-9a-f]{64}\b|sntrys_eyJ[A-Za-z0-9+/=_]{40,})",
+    ),
+    _ShapeRule(
+        "rubygems-key",
+        "RubyGems API key (rubygems_...)",
+        _body_after("rubygems_"),
+        r"\brubygems_[0-9a-f]{48}\b",
+    ),
+    _ShapeRule(
+        "cloudflare-ca-key",
+        "Cloudflare Origin CA key (v1.0-...)",
+        (_Anchor("v1.0-", 0, 30),),
+        r"\bv1\.0-[0-9a-f]{24}-[0-9a-f]{146}\b",
+    ),
+    _ShapeRule(
+        "age-secret-key",
+        "age encryption secret key (AGE-SECRET-KEY-1...)",
+        (_Anchor("AGE-SECRET-KEY-1", 0, 15),),
+        r"\bAGE-SECRET-KEY-1[0-9A-Z]{58}\b",
+    ),
+    _ShapeRule(
+        "django-secret-key",
+        "Django generated insecure secret key",
+        _at("django-insecure-"),
+        r"\bdjango-insecure-[a-z0-9!@#$%^&*(_=+)-]{50}(?![A-Za-z0-9])",
+    ),
+    _ShapeRule(
+        "linear-key",
+        "Linear API key (lin_api_...)",
+        _body_after("lin_api_"),
+        r"\blin_api_[A-Za-z0-9]{40}\b",
+    ),
+    _ShapeRule(
+        "groq-key",
+        "Groq API key (gsk_...)",
+        _body_after("gsk_"),
+        r"\bgsk_[A-Za-z0-9]{48,}",
+    ),
+    _ShapeRule(
+        "perplexity-key",
+        "Perplexity API key (pplx-...)",
+        _body_after("pplx-"),
+        r"\bpplx-[A-Za-z0-9]{40,}",
+    ),
+    _ShapeRule(
+        "xai-key",
+        "xAI API key (xai-...)",
+        _body_after("xai-"),
+        r"\bxai-[A-Za-z0-9]{70,}",
+    ),
+    _ShapeRule(
+        "mailgun-key",
+        "Mailgun API key (key-<32 hex>)",
+        _body_after("key-"),
+        r"\bkey-[0-9a-f]{32}\b",
+    ),
+    # --- vendor token rules: end ---
+)
+
+# Every rule, in the order the display boundary applies them within a pass and the storage
+# boundary gives them precedence. Storage-only kinds sit where their precedence puts them.
+_RULES: tuple[_ShapeRule, ...] = (
+    _ShapeRule(
+        "private-key",
+        "PEM or PGP private-key block, BEGIN to END (or to the end of the text)",
+        _at("-----BEGIN "),
+        r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?"
+        r"(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)",
+    ),
+    _ShapeRule(
+        "db-uri-creds",
+        "database URI with user:password, replaced whole (host and path included)",
+        _at("://"),
+        finder=_find_db_uri,
+    ),
+    *_VENDOR_RULES,
+    _ShapeRule(
+        "jwt",
+        "JSON Web Token (eyJ<header>.<payload>.<signature>)",
+        _at("eyJ"),
+        finder=_find_jwt,
+    ),
+    _ShapeRule(
+        "url-credentials",
+        "user:password inside a URL of any other scheme (the pair only)",
+        _at("://"),
+        finder=_find_url_creds,
+    ),
+    _ShapeRule(
+        "http-auth-header",
+        "credential of an Authorization: Basic/Bearer/Token header",
+        finder=_find_auth_header,
+        probes=(("z", _AUTH_PROBE), ("Z", _AUTH_PROBE)),
+    ),
+    _ShapeRule(
+        "docker-auth",
+        'base64 user:password in a Docker config "auth" field',
+        _at('"auth"'),
+        finder=_find_docker_auth,
+    ),
+    _ShapeRule(
+        "email",
+        "e-mail address (storage only)",
+        finder=_find_email,
+        gate="at-sign",
+        boundary="storage",
+    ),
+    _ShapeRule(
+        "long-hex",
+        "generic hex run of 48 or more digits, grown to the whole token",
+        finder=_find_long_hex_display,
+        storage_finder=_find_long_hex_storage,
+        gate="b64-run",
+    ),
+    _ShapeRule(
+        "long-base64",
+        "generic base64 run of 40 or more characters, grown to the whole token",
+        finder=_find_long_b64_display,
+        storage_finder=_find_long_b64_storage,
+        gate="b64-run",
+    ),
+    _ShapeRule(
+        "high-entropy",
+        "run of 20+ characters over 4.5 bits per character (storage only)",
+        finder=_find_high_entropy,
+        gate="entropy-run",
+        boundary="storage",
+    ),
+)
+
+SHAPES: tuple[tuple[str, str], ...] = tuple(
+    (rule.name, rule.description) for rule in _RULES if rule.boundary == "both"
+)
+MARKER_KINDS: tuple[str, ...] = tuple(rule.name for rule in _RULES)
+
+
+# --------------------------------------------------------------------------------------------
+# Display boundary
 # --------------------------------------------------------------------------------------------
 
 
@@ -1481,34 +1451,84 @@ def find_secret_shapes(text: object) -> tuple[Found, ...]:
     return tuple(Found(t[4], t[2], t[3]) for t in tokens if t[4])
 
 
+_JsonT = TypeVar("_JsonT")
+
+
+def redact_json_like(value: _JsonT) -> _JsonT:
+    """The same shape with every string passed through `redact_secret_shapes`.
+
+    Dicts, lists and tuples are rebuilt (a dict comes back as a plain `dict`, in the same
+    order); strings, dict keys included, come back redacted; every other value (numbers,
+    `None`, bytes, sets, objects) is returned as it is. Two keys that redact to the same text
+    keep both values: the later key gets a suffix `#2`, `#3`... Shared containers stay
+    shared and a list or dict that contains itself comes back containing its copy; a cycle
+    that passes through a tuple is cut with `NONCONVERGENT_TOKEN`. The walk is iterative,
+    so nesting depth is bounded by memory, not by the recursion limit. Never raises on data.
+    """
+    if isinstance(value, str):
+        return redact_secret_shapes(value).text  # type: ignore[return-value]
+    if not isinstance(value, (dict, list, tuple)):
+        return value
+    order = _post_order(value)
+    built: dict[int, Any] = {}
+    for node in order:  # mutable shells first, so a cycle can point at its own copy
+        if isinstance(node, dict):
+            built[id(node)] = {}
+        elif isinstance(node, list):
+            built[id(node)] = []
+
+    def copy_of(item: object) -> object:
+        if isinstance(item, str):
+            return redact_secret_shapes(item).text
+        if isinstance(item, (dict, list, tuple)):
+            return built.get(id(item), NONCONVERGENT_TOKEN)
+        return item
+
+    for node in order:  # children before parents
+        if isinstance(node, dict):
+            out: dict[object, object] = built[id(node)]
+            for key, item in list(node.items()):
+                new_key = copy_of(key)
+                if new_key in out:
+                    suffix = 2
+                    while f"{new_key}#{suffix}" in out:
+                        suffix += 1
+                    new_key = f"{new_key}#{suffix}"
+                out[new_key] = copy_of(item)
+        elif isinstance(node, list):
+            built[id(node)].extend(copy_of(item) for item in list(node))
+        else:
+            built[id(node)] = tuple(copy_of(item) for item in node)
+    return built[id(value)]  # type: ignore[no-any-return]
+
+
+def _post_order(root: object) -> list[dict[Any, Any] | list[Any] | tuple[Any, ...]]:
+    """Every container reachable from `root`, each once, children before parents."""
+    order: list[dict[Any, Any] | list[Any] | tuple[Any, ...]] = []
+    seen: set[int] = set()
+    stack: list[tuple[Any, bool]] = [(root, False)]
+    while stack:
+        node, expanded = stack.pop()
+        if expanded:
+            order.append(node)
+            continue
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        stack.append((node, True))
+        children = list(node.items()) if isinstance(node, dict) else list(node)
+        for child in children:
+            for item in child if isinstance(node, dict) else (child,):
+                if isinstance(item, (dict, list, tuple)) and id(item) not in seen:
+                    stack.append((item, False))
+    return order
+
+
 # --------------------------------------------------------------------------------------------
-# Storage boundary (§4)
+# Storage boundary
 # --------------------------------------------------------------------------------------------
 
 _MARKER_RE = _rx(r"<REDACTED:(" + "|".join(re.escape(k) for k in MARKER_KINDS) + r"):[0-9a-f]{5}>")
-_EMAIL = _rx(
-    r"(?<![A-Za-z0-9._%+\-])[A-Za-z0-9._%+\-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*"
-    r"\.[A-Za-z]{2,}"
-)
-_ENTROPY_CLASS = r"A-Za-z0-9!#$%&*+\-./:=?@\\^_|~"
-_ENTROPY_RUN = _rx("[" + _ENTROPY_CLASS + "]{" + str(ENTROPY_MIN_RUN) + ",}")
-_ENTROPY_TABLE = bytes(
-    97 if re.fullmatch("[" + _ENTROPY_CLASS + "]", chr(i)) else 32 for i in range(256)
-)
-
-
-def _find_high_entropy(text: str) -> _Spans:
-    out: _Spans = []
-    for m in _ENTROPY_RUN.finditer(text):
-        run = m.group()
-        counts = Counter(run)
-        if len(counts) >= 23 and _entropy_at_least(counts.values(), len(run), 9):
-            out.append(m.span())
-    return out
-
-
-def _find_email(text: str) -> _Spans:
-    return [m.span() for m in _EMAIL.finditer(text)]
 
 
 def _marker_for(kind: str, value: str) -> str:
@@ -1519,24 +1539,10 @@ def _marker_for(kind: str, value: str) -> str:
 def _storage_kinds(text: str) -> list[tuple[str, _Finder]]:
     """The kinds that can mark `text`, in precedence order, each with its finder."""
     scan = _scan(text)
-    present = scan.present
-    kinds: list[tuple[str, _Finder]] = [
-        (rule.name, _bind(rule.storage, present))
-        for rule in _rules_on(scan)
-        if rule.name not in _GENERIC
-    ]
-    if "@" in text:
-        kinds.append(("email", _find_email))
-    if scan.b64run:
-        kinds.append(("long-hex", _find_long_hex_storage))
-        kinds.append(("long-base64", _find_long_b64_storage))
-    raw = text.encode("utf-8", "surrogatepass")
-    if b"a" * 23 in raw.translate(_ENTROPY_TABLE):
-        kinds.append(("high-entropy", _find_high_entropy))
-    return kinds
+    return [(rule.name, _bind(rule.storage, scan.present)) for rule in _rules_on(scan, text, True)]
 
 
-def _bind(finder: _Finder2, present: frozenset[str]) -> _Finder:
+def _bind(finder: _Spans2Finder, present: frozenset[str]) -> _Finder:
     def find(text: str) -> _Spans:
         return finder(text, present)
 
@@ -1627,7 +1633,7 @@ def scrub_for_storage(text: str | None, *, sidecar: bool) -> Scrubbed:
 
 
 # --------------------------------------------------------------------------------------------
-# Noise report (§5)
+# Noise report
 # --------------------------------------------------------------------------------------------
 
 _NOISE_UUID = re.compile(
@@ -1700,6 +1706,276 @@ def _noise_class(value: str) -> str:
     return "unclassified"
 
 
+# ============================================================================================
+# Speed machinery
+# ============================================================================================
+#
+# A call must not pay for rules whose text cannot occur, so `_scan` decides once per input,
+# with a few C-level passes, which rules can match; the rules then run in table order.
+# - A byte translate classes every character (letter or digit / `+` or `/` / other), so
+#   "is there a run of 30 alphanumerics, or of 40 base64 characters" is a substring test.
+# - One regular expression, the prefilter, stops only at the rarest character of each
+#   literal and checks the rest of the literal around it (look-behind and look-ahead);
+#   at each stop every literal and probe filed under that character is checked directly.
+# - A literal whose rule guarantees a long alphanumeric body (`_Anchor.run_at`) is looked
+#   for only at the start of such a run, so long-bodied vendor tokens add no cost to text
+#   without long runs; `_Anchor.b64_run` literals only when a base64 run of 32 exists.
+# - An anchored rule tries its regular expression only where one of its literals occurs.
+# The gate may only switch a rule OFF where it cannot match: outputs are those of running
+# every rule everywhere.
+
+_Spans2Finder = Callable[[str, frozenset[str]], _Spans]
+
+
+class _Compiled(NamedTuple):
+    """A rule ready to run: its finders and the scan keys that switch it on."""
+
+    name: str
+    display: _Spans2Finder
+    storage: _Spans2Finder
+    keys: frozenset[str]  # literals, or probe keys, any of which switches the rule on
+    gate: str
+    boundary: str
+
+
+def _probe_key(rule_name: str) -> str:
+    return "\x00" + rule_name  # cannot collide with a literal of the text
+
+
+def _anchored(
+    pattern: re.Pattern[str], anchors: tuple[_Anchor, ...], needs: str = ""
+) -> _Spans2Finder:
+    match = pattern.match
+
+    def find(text: str, present: frozenset[str]) -> _Spans:
+        if needs not in text:
+            return []
+        starts: list[int] = []
+        for anchor in anchors:
+            lit, shift = anchor.literal, anchor.shift
+            if lit not in present:
+                continue
+            i = text.find(lit)
+            while i != -1:
+                if i + shift >= 0:
+                    starts.append(i + shift)
+                i = text.find(lit, i + 1)
+        if not starts:
+            return []
+        starts.sort()  # several literals interleave; sorting a short list costs nothing
+        out: _Spans = []
+        last = 0
+        for st in starts:
+            if st < last:
+                continue
+            m = match(text, st)
+            if m is not None:
+                out.append(m.span())
+                last = m.end()
+        return out
+
+    return find
+
+
+def _plain(finder: _Finder) -> _Spans2Finder:
+    def find(text: str, present: frozenset[str]) -> _Spans:
+        return finder(text)
+
+    return find
+
+
+def _compile(rule: _ShapeRule) -> _Compiled:
+    keys = {anchor.literal for anchor in rule.anchors}
+    if rule.probes:
+        keys.add(_probe_key(rule.name))
+    if rule.finder is not None:
+        display = _plain(rule.finder)
+        storage = _plain(rule.storage_finder or rule.finder)
+    else:
+        display = storage = _anchored(_rx(rule.pattern), rule.anchors, rule.also_needs)
+    return _Compiled(rule.name, display, storage, frozenset(keys), rule.gate, rule.boundary)
+
+
+_COMPILED: tuple[_Compiled, ...] = tuple(_compile(rule) for rule in _RULES)
+_ANCHORS: tuple[_Anchor, ...] = tuple(anchor for rule in _RULES for anchor in rule.anchors)
+_LITERALS = frozenset(anchor.literal for anchor in _ANCHORS)
+# Literals contained in another literal are present whenever the longer one is.
+_CONTAINED: dict[str, frozenset[str]] = {
+    lit: frozenset(other for other in _LITERALS if other in lit) for lit in _LITERALS
+}
+# A literal is "long" when every one of its anchors promises a run (one anchor without that
+# promise means it must be found everywhere).
+_PROMISES: dict[str, set[int | None]] = {}  # literal -> run offsets promised (-1: base64)
+for _anchor in _ANCHORS:
+    _PROMISES.setdefault(_anchor.literal, set()).add(-1 if _anchor.b64_run else _anchor.run_at)
+del _anchor
+_B64_RUN_LITERALS = tuple(sorted(lit for lit, at in _PROMISES.items() if at == {-1}))
+# run offset -> the long literals whose alphanumeric run starts that far after their start
+_BY_OFFSET: dict[int, list[str]] = {}
+for _lit, _offsets in sorted(_PROMISES.items()):
+    _only = min(_offsets, key=lambda x: -2 if x is None else x)
+    if len(_offsets) == 1 and _only is not None and _only >= 0:
+        _BY_OFFSET.setdefault(_only, []).append(_lit)
+del _lit, _offsets, _only
+_RUN_OFFSETS: tuple[tuple[int, tuple[str, ...]], ...] = tuple(
+    (offset, tuple(lits)) for offset, lits in sorted(_BY_OFFSET.items())
+)
+_LONG_LITERALS = frozenset(lit for _, lits in _RUN_OFFSETS for lit in lits)
+_SHORT_LITERALS = _LITERALS - _LONG_LITERALS - frozenset(_B64_RUN_LITERALS)
+
+# Each literal is found through its rarest character (rarest first in this ranking, measured
+# on the standard library's sources), so the engine stops at few positions and checks the
+# rest of the literal around that character.
+_RARITY = (
+    "$~^J&Q?|Z@;!YX7K`{}96W<GVH5\\8B43q%+U/Mzj*>L2DFPC[]ORA1S0INT-Ekv#xwyb:="
+    "'g\",()h.mup_cdfloinarste "
+)
+
+
+def _rarest_at(lit: str) -> int:
+    return min(range(len(lit)), key=lambda i: (_RARITY.find(lit[i]) % 1000, i))
+
+
+class _Stop(NamedTuple):
+    """What one prefilter stop character can mean: a literal around it, or a probe."""
+
+    key: str
+    literal: str  # "" for a probe
+    before: int  # characters of the literal before the stop character
+    probe: re.Pattern[str] | None
+
+
+def _build_prefilter(
+    literals: frozenset[str], with_probes: bool
+) -> tuple[re.Pattern[str], dict[str, tuple[_Stop, ...]]]:
+    alternatives: dict[str, list[str]] = {}
+    stops: dict[str, list[_Stop]] = {}
+    for lit in sorted(literals, key=lambda x: (-len(x), x)):
+        k = _rarest_at(lit)
+        pre, c, post = lit[:k], lit[k], lit[k + 1 :]
+        behind = f"(?<={re.escape(pre + c)})" if pre else ""
+        ahead = f"(?={re.escape(post)})" if post else ""
+        alternatives.setdefault(c, []).append(behind + ahead)
+        stops.setdefault(c, []).append(_Stop(lit, lit, k, None))
+    for rule in _RULES if with_probes else ():
+        for c, around in rule.probes:
+            alternatives.setdefault(c, []).append(around)
+            probe = _rx(re.escape(c) + "(?:" + around + ")")
+            stops.setdefault(c, []).append(_Stop(_probe_key(rule.name), "", 0, probe))
+    pattern = _rx(
+        "|".join(
+            re.escape(c) + "(?:" + "|".join(alts) + ")" for c, alts in sorted(alternatives.items())
+        )
+    )
+    return pattern, {c: tuple(found) for c, found in stops.items()}
+
+
+_PREFILTER_SHORT, _STOPS_SHORT = _build_prefilter(_SHORT_LITERALS, True)
+# For non-ASCII text, where byte classes do not line up with characters, the long literals
+# are found with a prefilter of their own.
+_PREFILTER_LONG, _STOPS_LONG = _build_prefilter(_LONG_LITERALS, False)
+
+
+def _prefilter_keys(
+    text: str, prefilter: re.Pattern[str], stops: dict[str, tuple[_Stop, ...]]
+) -> set[str]:
+    found: set[str] = set()
+    for m in prefilter.finditer(text):
+        p = m.start()
+        for stop in stops[text[p]]:
+            if stop.probe is None:
+                if p >= stop.before and text.startswith(stop.literal, p - stop.before):
+                    found.add(stop.key)
+            elif stop.probe.match(text, p):
+                found.add(stop.key)
+    return found
+
+
+_RUN_TABLE = bytes(97 if chr(i) in _ALNUM else 98 if chr(i) in "+/" else 32 for i in range(256))
+_B64_FOLD = bytes(97 if i in (97, 98) else 32 for i in range(256))
+_ALNUM_RUN_30 = b"a" * 30
+
+
+def _long_literals(text: str, classes: bytes) -> set[str]:
+    """Long literals at their place before an alphanumeric run of 30 or more (ASCII text)."""
+    found: set[str] = set()
+    n = len(classes)
+    pos = classes.find(_ALNUM_RUN_30)
+    while pos != -1:
+        for offset, lits in _RUN_OFFSETS:
+            at = pos - offset
+            if at >= 0 and text.startswith(lits, at):
+                found.update(lit for lit in lits if text.startswith(lit, at))
+        stops = [x for x in (classes.find(b" ", pos), classes.find(b"b", pos)) if x != -1]
+        pos = classes.find(_ALNUM_RUN_30, min(stops) if stops else n)
+    return found
+
+
+class _Scan(NamedTuple):
+    """What the input offers to the rules, decided once with a few C-level scans."""
+
+    present: frozenset[str]  # literals that occur, and keys of the probes that fired
+    b64run: bool  # a base64-class run of at least 40 characters
+
+
+_NOTHING = _Scan(frozenset(), False)
+
+
+def _scan(text: str) -> _Scan:
+    classes = text.encode("utf-8", "surrogatepass").translate(_RUN_TABLE)
+    folded = classes.translate(_B64_FOLD) if b"b" in classes else classes
+    b64run32 = b"a" * 32 in folded
+    b64run = b64run32 and b"a" * 40 in folded
+    keys = _prefilter_keys(text, _PREFILTER_SHORT, _STOPS_SHORT)
+    if _ALNUM_RUN_30 in classes:
+        if text.isascii():
+            keys |= _long_literals(text, classes)
+        else:
+            keys |= _prefilter_keys(text, _PREFILTER_LONG, _STOPS_LONG)
+    if b64run32:
+        keys.update(lit for lit in _B64_RUN_LITERALS if lit in text)
+    if not keys:
+        return _Scan(frozenset(), True) if b64run else _NOTHING
+    present: set[str] = set()
+    for key in keys:
+        present |= _CONTAINED.get(key, {key})
+    return _Scan(frozenset(present), b64run)
+
+
+# Positions in _COMPILED of the rules each key switches on, and of the whole-text gates.
+_GATED_BY: dict[str, frozenset[int]] = {}
+for _index, _rule in enumerate(_COMPILED):
+    for _key in _rule.keys:
+        _GATED_BY[_key] = _GATED_BY.get(_key, frozenset()) | {_index}
+del _index, _rule, _key
+_B64_GATED = tuple(i for i, rule in enumerate(_COMPILED) if rule.gate == "b64-run")
+_AT_SIGN_GATED = tuple(i for i, rule in enumerate(_COMPILED) if rule.gate == "at-sign")
+_ENTROPY_GATED = tuple(i for i, rule in enumerate(_COMPILED) if rule.gate == "entropy-run")
+_ENTROPY_RUN_23 = b"a" * 23
+
+
+def _rules_on(scan: _Scan, text: str, storage: bool) -> list[_Compiled]:
+    """The rules `scan` lets run at one boundary, in table order."""
+    on: set[int] = set(_B64_GATED) if scan.b64run else set()
+    on.update(*(_GATED_BY.get(key, ()) for key in scan.present))
+    if storage:
+        if "@" in text:
+            on.update(_AT_SIGN_GATED)
+        raw = text.encode("utf-8", "surrogatepass")
+        if _ENTROPY_RUN_23 in raw.translate(_ENTROPY_TABLE):
+            on.update(_ENTROPY_GATED)
+    rules = [_COMPILED[i] for i in sorted(on)]
+    return rules if storage else [rule for rule in rules if rule.boundary == "both"]
+
+
+def _active_rules(text: str) -> tuple[list[_Compiled], frozenset[str]]:
+    """Display rules that can match `text`, decided once on the input (tokens add no literal)."""
+    scan = _scan(text)
+    if scan is _NOTHING:
+        return [], scan.present
+    return _rules_on(scan, text, False), scan.present
+
+
 # --------------------------------------------------------------------------------------------
 # Self-check
 # --------------------------------------------------------------------------------------------
@@ -1719,7 +1995,7 @@ def _self_check() -> None:
     hx = "0123456789abcdef"
     aws = "AKIA" + "IOSFODNN7EXAMPLE"
     begin = "-----BEGIN "
-    assert len(SHAPES) == 47 and len(MARKER_KINDS) == 49
+    assert len(MARKER_KINDS) == len(SHAPES) + 2 and SHAPES[-1][0] == "long-base64"
     assert r(aws) == ("[redacted:aws-key]", ("aws-key",))
     assert r("ASIA" + aws[4:]) == ("[redacted:aws-key]", ("aws-key",))
     assert r("token=" + hx * 4) == ("token=[redacted:long-hex]", ("long-hex",))
@@ -1788,7 +2064,7 @@ def _self_check() -> None:
     assert find_secret_shapes(uri) == (Found("db-uri-creds", 0, len(uri)),)
     assert find_secret_shapes("x " + aws) == (Found("aws-key", 2, 22),)
     assert find_secret_shapes(aws.encode()) == ()
-    # Storage (§4.5)
+    # Storage
     sc = scrub_for_storage
 
     def st(t: str) -> str:
@@ -1818,7 +2094,7 @@ def _self_check() -> None:
     assert repr(done.originals) == "<Originals: 1 withheld>" and "AKIA" not in repr(done)
     assert sc(done.text, sidecar=False) == (done.text, (), Originals())
     assert sc(None, sidecar=False) == ("", (), Originals())
-    # Limits (§6)
+    # Limits
     assert r("token " + "ab12" * 10) == ("token " + "ab12" * 10, ())  # 40-hex
     assert r("twilio " + "ab12" * 8)[1] == ()  # 32-hex
     assert r("MY_SERVICE_TOKEN=hunter2hunter2")[1] == ()  # opaque
