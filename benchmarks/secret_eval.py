@@ -16,32 +16,38 @@ Five sections, each printed with its own table:
    Cases under a documented limit (base64 inside a URL query) are counted apart.
 
 2. KEY-NAMED SECRETS. A value assigned to a credential-named key (password, client_secret,
-   api_key, DB_PASSWORD, stripeSecretKey, X-Api-Key...) in some 65 syntaxes people paste:
-   dotenv and shell, YAML (block, inline, docker-compose, Kubernetes `stringData:`/`data:`),
-   JSON (pretty, minified, nested, docker config.json), TOML/INI, .pypirc, .npmrc, .netrc,
-   .pgpass, source code in eight languages, CLI flags, curl, HTTP headers and cookies, and
-   ADO.NET/JDBC/ODBC connection strings. Values come from a seeded generator in seven kinds
-   (random, hex, base64, word-like passphrase, punctuated, short, long), so no file holds a
-   live-looking string.
+   api_key, DB_PASSWORD, stripeSecretKey, X-Api-Key...) in the 80-odd syntaxes of
+   `benchmarks/secret_eval/keyed_syntaxes.txt`: dotenv and shell, Dockerfile, PowerShell,
+   YAML (block, inline, docker-compose, Kubernetes `stringData:`/`data:`, CI files), JSON
+   (pretty, minified, nested, docker config.json, notebooks), TOML/INI, .pypirc, .npmrc,
+   .netrc, .pgpass, AWS credentials, source code in ten languages, CLI flags, curl, HTTP
+   headers and cookies, ADO.NET/JDBC/ODBC connection strings. Values come from a seeded
+   generator in seven kinds (random, hex, base64, word-like passphrase, punctuated, short,
+   long), so no file holds a live-looking string. Recall is also broken down by value kind
+   and by key name.
 
 3. NEGATIVES that must come back byte-identical at display: every placeholder (changeme,
-   <password>, YOUR_API_KEY, ****, empty, null...) and reference (${DB_PASSWORD},
-   {{ .Values.password }}, %(password)s...) put into each syntax's templates, and the
-   hand-written samples of `benchmarks/secret_eval/keyed_negatives.txt` (code references,
-   annotations and signatures, comparisons, mentions such as PASSWORD_MIN_LENGTH = 12, prose).
+   <password>, YOUR_API_KEY, ****, empty, null, [REDACTED]...) and reference
+   (${DB_PASSWORD}, {{ .Values.password }}, %(password)s...) put into each syntax's
+   templates, and the hand-written samples of `benchmarks/secret_eval/keyed_negatives.txt`
+   (code references, annotations and signatures, comparisons, mentions such as
+   PASSWORD_MIN_LENGTH = 12, prose). The AWS documentation's example keys are counted apart
+   ("docs-example"): redacting a string shaped exactly like a live key is defensible.
 
 4. ESCAPED FORMS. Key-named samples inside a JSON-lines transcript string, encoded as
-   Python, PHP (`\\/`), .NET/Go (`\\u0022`, `\\u002b`) and nested transcripts write them;
-   percent-encoded URLs and form bodies; lines wrapped with a backslash. A redacted JSON line
-   must still parse ("JSON broken" counts those that do not). Negatives are wrapped the same
-   way and must stay byte-identical.
+   Python, PHP (`\\/`), .NET/Go (`\\u0022`, `\\u002b`) encoders write them, with CRLF line
+   ends, or nested in a second transcript line; inside a tool result printed as a Python
+   dict (repr); percent-encoded URLs and form bodies; lines wrapped with a backslash. A
+   redacted JSON line or repr must still parse ("broken" counts those that do not).
+   Negatives are wrapped the same way and must stay byte-identical.
 
 5. VENDOR CATALOG: `vendor_cases()` of benchmarks/catalog_eval.py, when that file exists.
 
 For sections 2 to 5, per group and overall, for display (`redact_secret_shapes`) and storage
 (`scrub_for_storage(text, sidecar=True)`): recall (every form of the value is gone, also
-from the decoded JSON), clean recall (and no 6-character piece of the value survives), and
-the share of negatives rewritten. Last, redacted lines per 10,000 lines of the stdlib chunks.
+from the decoded JSON), clean recall (and no 6-character piece of the value survives outside
+a redaction marker), and the share of negatives rewritten. Then redacted lines per 10,000
+lines of the stdlib chunks, and a summary against the target figures.
 
 detect-secrets, when found (--detect-secrets PATH, $DETECT_SECRETS, PATH, or a virtual
 environment `venvs/detect-secrets` beside the checkout or a parent of it), scans the same
@@ -54,9 +60,11 @@ A missed sample is printed with its secret replaced by <SECRET>; no value is eve
 from __future__ import annotations
 
 import argparse
+import ast
 import base64
 import difflib
 import hashlib
+import importlib.util
 import json
 import os
 import random
@@ -499,617 +507,51 @@ YAML_PLAIN = "\"' #:,[]&*!|?~^@`"  # a plain YAML scalar, also valid in flow sty
 CONN = "\"' ;=&?#/:@\\"  # a connection-string or URL-query field
 
 
+CHARSETS = {
+    "NONE": "",
+    "SHELL_BARE": SHELL_BARE,
+    "IN_DQ": IN_DQ,
+    "IN_SQ": IN_SQ,
+    "YAML_PLAIN": YAML_PLAIN,
+    "CONN": CONN,
+    "BACKTICK": "`",
+    "BRACES": "{}",
+    "AMP": "&",
+    "HASH": "#",
+    "COMMA": ",",
+}
+
+
 class Syntax(NamedTuple):
     name: str
     ext: str  # file extension the sample is written with for detect-secrets
     styles: tuple[str, ...]  # naming styles for {K}
     forbid: str
-    templates: tuple[str | tuple[str, str], ...]  # text, or (encoding, text)
+    templates: tuple[tuple[str, str], ...]  # (encoding or "", text)
 
 
-def _s(name: str, ext: str, styles: str, forbid: str, *templates: str | tuple[str, str]) -> Syntax:
-    return Syntax(name, ext, tuple(styles.split()), forbid, templates)
+def load_syntaxes(path: str) -> tuple[Syntax, ...]:
+    """The syntaxes of `keyed_syntaxes.txt` (its header comment describes the format)."""
+    with open(path, encoding="utf-8") as handle:
+        text = handle.read()
+    syntaxes = []
+    for section in re.split(r"^== ", text, flags=re.MULTILINE)[1:]:
+        header, _, body = section.partition("\n")
+        name, *fields = header.split()
+        field = dict(f.split("=", 1) for f in fields)
+        parts = re.split(r"^--(?: (basic|b64))?\n", body, flags=re.MULTILINE)
+        templates = tuple(
+            (encoding or "", template.rstrip("\n") + "\n")
+            for encoding, template in zip(parts[1::2], parts[2::2], strict=True)
+        )
+        forbid = "".join(CHARSETS[n] for n in field["forbid"].split("+"))
+        syntaxes.append(
+            Syntax(name, field["ext"], tuple(field["keys"].split(",")), forbid, templates)
+        )
+    return tuple(syntaxes)
 
 
-SYNTAXES: tuple[Syntax, ...] = (
-    # --- dotenv, shell, container files -------------------------------------------------
-    _s(
-        "dotenv",
-        "env",
-        "upper",
-        SHELL_BARE,
-        "# production\nNODE_ENV=production\n{K}={V}\nPORT=8080\n",
-        "{K}={V}\n",
-        "APP_NAME=billing\nAPP_URL=https://billing.example.com\n{K}={V}\n",
-    ),
-    _s(
-        "dotenv-quoted",
-        "env",
-        "upper",
-        IN_DQ + IN_SQ + "`",
-        'APP_NAME=billing\n{K}="{V}"\nLOG_LEVEL=info\n',
-        "{K}='{V}'\n",
-    ),
-    _s(
-        "shell-export",
-        "sh",
-        "upper",
-        IN_SQ,
-        "export {K}='{V}'\n",
-        "$ export {K}='{V}'\n$ ./deploy.sh --env prod\n",
-        '#!/bin/sh\nset -eu\nexport {K}="{V}"\nexec gunicorn app:app\n',
-    ),
-    _s(
-        "shell-export-bare",
-        "sh",
-        "upper",
-        SHELL_BARE,
-        "export {K}={V}\n",
-        "$ export {K}={V} && make deploy\n",
-    ),
-    _s(
-        "shell-inline-env",
-        "sh",
-        "upper",
-        SHELL_BARE,
-        "PGPASSWORD={V} psql -h db.internal -U {U} app\n",
-        "MYSQL_PWD={V} mysqldump -u root shop > shop.sql\n",
-        "$ AWS_SECRET_ACCESS_KEY={V} aws s3 ls s3://acme-logs\n",
-        "GITHUB_TOKEN={V} gh release create v1.2.0\n",
-        "{K}={V} npm run deploy\n",
-        "env {K}={V} ./run-migrations\n",
-    ),
-    _s(
-        "powershell",
-        "ps1",
-        "upper",
-        IN_DQ + "`",
-        '$env:{K} = "{V}"\n',
-        '[Environment]::SetEnvironmentVariable("{K}", "{V}", "User")\n',
-        "PS C:\\app> $env:{K}='{V}'\n",
-    ),
-    _s(
-        "cmd-set",
-        "bat",
-        "upper",
-        SHELL_BARE,
-        "set {K}={V}\n",
-        'C:\\> setx {K} "{V}"\n',
-    ),
-    _s(
-        "dockerfile",
-        "Dockerfile",
-        "upper",
-        SHELL_BARE,
-        "FROM python:3.12-slim\nENV {K}={V}\nRUN pip install -r requirements.txt\n",
-        "ARG {K}={V}\n",
-        "ENV {K} {V}\n",
-    ),
-    # --- YAML -------------------------------------------------------------------------------
-    _s(
-        "yaml-block",
-        "yaml",
-        "snake camel",
-        YAML_PLAIN,
-        "database:\n  host: db.internal\n  port: 5432\n  {K}: {V}\n",
-        "{K}: {V}\n",
-        "smtp:\n  user: {U}\n  {K}: {V}\n  tls: true\n",
-    ),
-    _s(
-        "yaml-quoted",
-        "yaml",
-        "snake camel",
-        IN_DQ + IN_SQ,
-        'app:\n  {K}: "{V}"\n  debug: false\n',
-        "  {K}: '{V}'\n",
-    ),
-    _s(
-        "yaml-inline",
-        "yaml",
-        "snake camel",
-        YAML_PLAIN + "{}",
-        "credentials: {user: {U}, {K}: {V}}\n",
-        'auth: { {K}: "{V}" }\n',
-    ),
-    _s(
-        "compose-env-list",
-        "yml",
-        "upper",
-        SHELL_BARE,
-        "services:\n  db:\n    image: postgres:16\n    environment:\n"
-        "      - POSTGRES_USER={U}\n      - POSTGRES_PASSWORD={V}\n",
-        "    environment:\n      - NODE_ENV=production\n      - {K}={V}\n",
-    ),
-    _s(
-        "compose-env-map",
-        "yml",
-        "upper",
-        YAML_PLAIN,
-        "services:\n  mysql:\n    image: mysql:8\n    environment:\n"
-        "      MYSQL_ROOT_PASSWORD: {V}\n      MYSQL_DATABASE: shop\n",
-        '    environment:\n      {K}: "{V}"\n',
-    ),
-    _s(
-        "k8s-stringData",
-        "yaml",
-        "snake kebab upper",
-        YAML_PLAIN,
-        "apiVersion: v1\nkind: Secret\nmetadata:\n  name: app-secrets\ntype: Opaque\n"
-        "stringData:\n  {K}: {V}\n",
-        "stringData:\n  username: {U}\n  {K}: {V}\n",
-    ),
-    _s(
-        "k8s-data",
-        "yaml",
-        "snake kebab upper",
-        "",
-        (
-            "b64",
-            "apiVersion: v1\nkind: Secret\nmetadata:\n  name: db-credentials\ntype: Opaque\n"
-            "data:\n  {K}: {V}\n",
-        ),
-        ("b64", "data:\n  username: YWRtaW4=\n  {K}: {V}\n"),
-    ),
-    _s(
-        "helm-values",
-        "yaml",
-        "camel",
-        YAML_PLAIN,
-        "postgresql:\n  auth:\n    username: {U}\n    {K}: {V}\n",
-        "global:\n  {K}: {V}\n",
-    ),
-    # --- JSON -------------------------------------------------------------------------------
-    _s(
-        "json-pretty",
-        "json",
-        "snake camel",
-        IN_DQ,
-        '{\n  "name": "billing",\n  "database": {\n    "host": "db.internal",\n'
-        '    "{K}": "{V}"\n  }\n}\n',
-        '{\n  "{K}": "{V}",\n  "timeout": 30\n}\n',
-    ),
-    _s(
-        "json-minified",
-        "json",
-        "snake camel",
-        IN_DQ,
-        '{"name":"billing","{K}":"{V}","retries":3}',
-        '{"{K}":"{V}"}',
-    ),
-    _s(
-        "json-nested",
-        "json",
-        "snake camel",
-        IN_DQ,
-        '{"spring":{"datasource":{"url":"jdbc:postgresql://db/app","username":"{U}","{K}":"{V}"}}}',
-        '{"services": [{"name": "payments", "credentials": {"{K}": "{V}"}}]}',
-    ),
-    _s(
-        "json-name-value",
-        "json",
-        "upper",
-        IN_DQ,
-        '{"containerDefinitions": [{"environment": [{"name": "{K}", "value": "{V}"}]}]}',
-        '"env": [\n  {\n    "name": "{K}",\n    "value": "{V}"\n  }\n]\n',
-    ),
-    _s(
-        "docker-config",
-        "json",
-        "snake",
-        IN_DQ,
-        (
-            "basic",
-            '{\n  "auths": {\n    "registry.example.com": {\n      "auth": "{V}"\n    }\n  }\n}\n',
-        ),
-        ("basic", '{"auths":{"https://index.docker.io/v1/":{"auth":"{V}"}}}'),
-        '{"auths": {"ghcr.io": {"identitytoken": "{V}"}}}',
-    ),
-    _s(
-        "appsettings-json",
-        "json",
-        "pascal",
-        IN_DQ + CONN,
-        '{\n  "ConnectionStrings": {\n    "Default": "Server=sql.internal;Database=app;'
-        'User Id={U};Password={V};"\n  }\n}\n',
-        '{\n  "AzureAd": {\n    "ClientId": "app",\n    "ClientSecret": "{V}"\n  }\n}\n',
-        '{"Jwt": {"Issuer": "api", "SigningKey": "{V}"}}',
-    ),
-    # --- TOML, INI and friends ---------------------------------------------------------------
-    _s(
-        "toml",
-        "toml",
-        "snake",
-        IN_DQ + IN_SQ,
-        '[database]\nhost = "db.internal"\n{K} = "{V}"\n',
-        "{K} = '{V}'\n",
-        '[tool.poetry.http-basic.private]\nusername = "{U}"\npassword = "{V}"\n',
-    ),
-    _s(
-        "ini",
-        "ini",
-        "snake",
-        SHELL_BARE,
-        "[database]\nhost = db.internal\n{K} = {V}\n",
-        "[auth]\n{K}={V}\n",
-    ),
-    _s(
-        "java-properties",
-        "properties",
-        "camel",
-        SHELL_BARE,
-        "spring.datasource.username={U}\nspring.datasource.password={V}\n",
-        "app.{K}={V}\n",
-        "mail.smtp.password = {V}\n",
-    ),
-    _s(
-        "pypirc",
-        "pypirc",
-        "snake",
-        SHELL_BARE,
-        "[distutils]\nindex-servers =\n    pypi\n\n[pypi]\nusername = {U}\npassword = {V}\n",
-        "[testpypi]\nrepository = https://test.pypi.org/legacy/\nusername = {U}\npassword = {V}\n",
-    ),
-    _s(
-        "npmrc",
-        "npmrc",
-        "snake",
-        SHELL_BARE,
-        "//registry.npmjs.org/:_authToken={V}\n",
-        "registry=https://npm.pkg.github.com/\n//npm.pkg.github.com/:_authToken={V}\n"
-        "always-auth=true\n",
-        ("basic", "_auth={V}\nemail=ci@example.com\n"),
-        ("b64", "//registry.example.com/:username={U}\n//registry.example.com/:_password={V}\n"),
-    ),
-    _s(
-        "netrc",
-        "netrc",
-        "snake",
-        SHELL_BARE,
-        "machine api.github.com\n  login {U}\n  password {V}\n",
-        "machine ftp.example.com login {U} password {V}\n",
-    ),
-    _s(
-        "pgpass",
-        "pgpass",
-        "snake",
-        CONN,
-        "db.internal:5432:app:{U}:{V}\n",
-        "*:*:*:{U}:{V}\n",
-        "localhost:5432:*:postgres:{V}\n",
-    ),
-    _s(
-        "my-cnf",
-        "cnf",
-        "snake",
-        SHELL_BARE,
-        "[client]\nuser={U}\npassword={V}\nhost=db.internal\n",
-        "[mysqldump]\nuser=root\npassword={V}\n",
-    ),
-    _s(
-        "hcl",
-        "tf",
-        "snake",
-        IN_DQ,
-        'resource "aws_db_instance" "main" {\n  username = "{U}"\n  {K} = "{V}"\n}\n',
-        'provider "acme" {\n  {K} = "{V}"\n}\n',
-    ),
-    _s(
-        "xml",
-        "xml",
-        "camel",
-        IN_DQ + IN_SQ + "&",
-        "<server>\n  <id>releases</id>\n  <username>{U}</username>\n"
-        "  <password>{V}</password>\n</server>\n",
-        '<packageSourceCredentials>\n  <feed>\n    <add key="Username" value="{U}" />\n'
-        '    <add key="ClearTextPassword" value="{V}" />\n  </feed>\n</packageSourceCredentials>\n',
-        "<{K}>{V}</{K}>\n",
-    ),
-    # --- source code ------------------------------------------------------------------------
-    _s(
-        "python-assign",
-        "py",
-        "upper snake",
-        IN_DQ + IN_SQ,
-        '{K} = "{V}"\n',
-        "import os\n\n{K} = '{V}'\nDEBUG = False\n",
-    ),
-    _s(
-        "python-annotated",
-        "py",
-        "snake",
-        IN_DQ,
-        '{K}: str = "{V}"\n',
-        'class Settings(BaseSettings):\n    {K}: str = "{V}"\n    debug: bool = False\n',
-    ),
-    _s(
-        "python-dict",
-        "py",
-        "snake",
-        IN_DQ + IN_SQ,
-        'config = {\n    "host": "db.internal",\n    "{K}": "{V}",\n}\n',
-        "DATABASES = {'default': {'ENGINE': 'django.db.backends.postgresql', "
-        "'USER': '{U}', 'PASSWORD': '{V}'}}\n",
-    ),
-    _s(
-        "python-kwarg",
-        "py",
-        "snake",
-        IN_DQ,
-        'conn = psycopg2.connect(host="db.internal", user="{U}", password="{V}")\n',
-        'client = OpenAI(api_key="{V}")\n',
-        's3 = boto3.client("s3", aws_access_key_id=key_id, aws_secret_access_key="{V}")\n',
-        'session = Client(base_url=URL, {K}="{V}")\n',
-    ),
-    _s(
-        "js-const",
-        "js",
-        "camel upper",
-        IN_DQ + IN_SQ + "`",
-        "const {K} = '{V}';\n",
-        'let {K} = "{V}";\n',
-        "var {K} = `{V}`;\n",
-    ),
-    _s(
-        "js-object",
-        "js",
-        "camel",
-        IN_DQ + IN_SQ,
-        "const config = {\n  {K}: '{V}',\n  region: 'us-east-1',\n};\n",
-        'module.exports = { {K}: "{V}" };\n',
-        "const client = createClient({ url: process.env.URL, {K}: '{V}' });\n",
-    ),
-    _s(
-        "ts-annotated",
-        "ts",
-        "camel",
-        IN_DQ + IN_SQ,
-        "const {K}: string = '{V}';\n",
-        'export class ApiClient {\n  private readonly {K} = "{V}";\n}\n',
-        "export const config: Config = {\n  {K}: '{V}',\n};\n",
-    ),
-    _s(
-        "go",
-        "go",
-        "camel pascal",
-        IN_DQ + "`",
-        '{K} := "{V}"\n',
-        'const {K} = "{V}"\n',
-        'var {K} = "{V}"\n',
-    ),
-    _s(
-        "go-struct",
-        "go",
-        "pascal",
-        IN_DQ + "`",
-        'cfg := Config{\n\tHost: "db.internal",\n\t{K}: "{V}",\n}\n',
-        'client := api.NewClient(api.Options{{K}: "{V}"})\n',
-    ),
-    _s(
-        "ruby",
-        "rb",
-        "snake",
-        IN_DQ + IN_SQ + "#",
-        "{K} = '{V}'\n",
-        'config.{K} = "{V}"\n',
-        "Stripe.api_key = '{V}'\n",
-    ),
-    _s(
-        "ruby-hash",
-        "rb",
-        "snake",
-        IN_DQ + IN_SQ + "#",
-        "client = Api::Client.new({K}: '{V}')\n",
-        'settings = { :{K} => "{V}", :timeout => 5 }\n',
-    ),
-    _s(
-        "java",
-        "java",
-        "upper camel",
-        IN_DQ,
-        'private static final String {K} = "{V}";\n',
-        'String {K} = "{V}";\n',
-    ),
-    _s(
-        "java-setter",
-        "java",
-        "pascal",
-        IN_DQ,
-        'dataSource.setPassword("{V}");\n',
-        'props.put("mail.smtp.password", "{V}");\n',
-        'config.set{K}("{V}");\n',
-        'System.setProperty("javax.net.ssl.keyStorePassword", "{V}");\n',
-    ),
-    _s(
-        "csharp",
-        "cs",
-        "camel pascal",
-        IN_DQ,
-        'var {K} = "{V}";\n',
-        'private const string {K} = "{V}";\n',
-        'public string {K} { get; set; } = "{V}";\n',
-    ),
-    _s(
-        "php",
-        "php",
-        "snake",
-        IN_SQ + '"',
-        "$password = '{V}';\n",
-        "return [\n    'host' => 'db.internal',\n    '{K}' => '{V}',\n];\n",
-        "define('DB_PASSWORD', '{V}');\n",
-    ),
-    _s(
-        "rust",
-        "rs",
-        "snake",
-        IN_DQ,
-        'let {K} = "{V}";\n',
-        'const API_KEY: &str = "{V}";\n',
-    ),
-    _s(
-        "sql",
-        "sql",
-        "snake",
-        IN_SQ,
-        "CREATE USER {U} WITH PASSWORD '{V}';\n",
-        "ALTER USER {U} IDENTIFIED BY '{V}';\n",
-        "ALTER ROLE {U} WITH LOGIN PASSWORD '{V}';\n",
-    ),
-    # --- command lines ----------------------------------------------------------------------
-    _s(
-        "cli-long-space",
-        "sh",
-        "kebab",
-        SHELL_BARE,
-        "docker login registry.example.com --username {U} --password {V}\n",
-        "$ acme-cli deploy --{K} {V} --region eu-west-1\n",
-        "mysqladmin --user=root --password {V} status\n",
-    ),
-    _s(
-        "cli-long-eq",
-        "sh",
-        "kebab snake",
-        SHELL_BARE,
-        "./bin/sync --{K}={V} --dry-run\n",
-        "terraform apply -var 'db_password={V}'\n",
-        "helm install app ./chart --set auth.password={V}\n",
-    ),
-    _s(
-        "cli-short-p",
-        "sh",
-        "snake",
-        SHELL_BARE,
-        "mysql -u root -p'{V}' shop\n",
-        "mysql -uroot -p{V} -h db.internal\n",
-        'mysqldump -u {U} -p"{V}" shop > dump.sql\n',
-        "sshpass -p '{V}' ssh deploy@10.0.3.7\n",
-        "docker login -u {U} -p {V} ghcr.io\n",
-    ),
-    _s(
-        "curl-u",
-        "sh",
-        "snake",
-        SHELL_BARE,
-        "curl -u {U}:{V} https://api.example.com/v1/me\n",
-        "curl --user '{U}:{V}' -X POST https://ci.example.com/job/build\n",
-        "wget --http-user={U} --http-password={V} https://files.example.com/a.tgz\n",
-    ),
-    _s(
-        "curl-H",
-        "sh",
-        "snake",
-        SHELL_BARE,
-        "curl -H 'Authorization: Bearer {V}' https://api.example.com/v1/items\n",
-        'curl -s -H "X-Api-Key: {V}" https://api.example.com/v2/search?q=x\n',
-        "curl --header 'Authorization: token {V}' https://api.github.com/user\n",
-        "http GET api.example.com/v1/me Authorization:'Bearer {V}'\n",
-    ),
-    _s(
-        "curl-data",
-        "sh",
-        "snake",
-        SHELL_BARE,
-        "curl -d 'client_id=app&client_secret={V}&grant_type=client_credentials' "
-        "https://auth.example.com/oauth/token\n",
-        'curl -X POST -d \'{"username": "{U}", "password": "{V}"}\' https://api.example.com/login\n',
-    ),
-    # --- HTTP ---------------------------------------------------------------------------------
-    _s(
-        "http-bearer",
-        "http",
-        "snake",
-        SHELL_BARE,
-        "GET /v1/items HTTP/1.1\nHost: api.example.com\nAuthorization: Bearer {V}\nAccept: */*\n",
-        "authorization: bearer {V}\n",
-    ),
-    _s(
-        "http-basic",
-        "http",
-        "snake",
-        "",
-        ("basic", "POST /upload HTTP/1.1\nHost: files.example.com\nAuthorization: Basic {V}\n"),
-        ("basic", "> Authorization: Basic {V}\n"),
-    ),
-    _s(
-        "http-token",
-        "http",
-        "snake",
-        SHELL_BARE,
-        "Authorization: Token {V}\n",
-        "Authorization: token {V}\n",
-        "Authorization: ApiKey {V}\n",
-    ),
-    _s(
-        "http-api-key-header",
-        "http",
-        "header",
-        SHELL_BARE,
-        "GET /v2/search HTTP/1.1\nHost: api.example.com\n{K}: {V}\n",
-        "api-key: {V}\n",
-        "Ocp-Apim-Subscription-Key: {V}\n",
-        "PRIVATE-TOKEN: {V}\n",
-    ),
-    _s(
-        "cookie",
-        "http",
-        "snake",
-        CONN + ",",
-        "Cookie: sessionid={V}; csrftoken=abc123\n",
-        "Cookie: theme=dark; _app_session={V}\n",
-    ),
-    _s(
-        "set-cookie",
-        "http",
-        "snake",
-        CONN + ",",
-        "HTTP/1.1 200 OK\nSet-Cookie: session={V}; Path=/; HttpOnly; Secure\n",
-        "set-cookie: auth_token={V}; Max-Age=3600; SameSite=Lax\n",
-    ),
-    _s(
-        "header-dict",
-        "py",
-        "header",
-        IN_DQ + IN_SQ,
-        'headers = {"Authorization": "Bearer {V}"}\n',
-        "fetch(url, { headers: { '{K}': '{V}' } });\n",
-        'req.Header.Set("Authorization", "Bearer {V}")\n',
-        'r = requests.get(url, headers={"{K}": "{V}", "Accept": "application/json"})\n',
-    ),
-    # --- connection strings and logs ------------------------------------------------------------
-    _s(
-        "adonet",
-        "config",
-        "pascal",
-        CONN,
-        "Server=tcp:acme.database.windows.net,1433;Initial Catalog=app;User ID={U};"
-        "Password={V};Encrypt=True;\n",
-        "Data Source=sql01;Initial Catalog=Shop;User Id={U};Pwd={V};\n",
-    ),
-    _s(
-        "jdbc",
-        "properties",
-        "snake",
-        CONN,
-        "jdbc:postgresql://db.internal:5432/app?user={U}&password={V}&ssl=true\n",
-        "jdbc:sqlserver://sql01:1433;databaseName=shop;user={U};password={V};\n",
-        "url=jdbc:mysql://db:3306/shop?user=root&password={V}\n",
-    ),
-    _s(
-        "odbc",
-        "config",
-        "snake",
-        CONN + "{}",
-        "Driver={ODBC Driver 18 for SQL Server};Server=sql01;Database=shop;Uid={U};Pwd={V};\n",
-        "DSN=warehouse;UID={U};PWD={V}\n",
-    ),
-    _s(
-        "log-kv",
-        "log",
-        "snake",
-        SHELL_BARE,
-        "2026-03-14T09:26:53Z DEBUG auth: login user={U} password={V} ok\n",
-        'level=debug msg="connecting" {K}={V} attempt=1\n',
-    ),
-)
+SYNTAXES = load_syntaxes(os.path.join(HERE, "keyed_syntaxes.txt"))
 
 
 SYNTAX_NAMES = frozenset(syntax.name for syntax in SYNTAXES)
@@ -1142,7 +584,7 @@ def make_value(rnd: random.Random, kind: str, forbid: str) -> str:
     if kind == "passphrase":
         words = rnd.sample(WORDS, rnd.randint(3, 4))
         words[rnd.randrange(len(words))] = words[0].capitalize()
-        seps = [c for c in "-_." if c not in forbid] or [""]
+        seps = [c for c in "-_. " if c not in forbid] or [""]
         sep = rnd.choice(seps)
         return sep.join(words) + sep + str(rnd.randint(10, 99))
     if kind == "long":
@@ -1174,7 +616,9 @@ class Case(NamedTuple):
     forms: tuple[str, ...]  # how the secret appears in `text` (all must go)
     value: str  # the secret itself, for the remnant check
     ext: str
-    json_wrapped: bool = False  # `text` is one JSON document that must still parse
+    wrapper: str = ""  # "json" or "repr": `text` is one literal that must still parse
+    kind: str = ""  # the value kind, for positives
+    key: str = ""  # the key name the template used ("" when the template fixes it)
 
 
 def _key_for(rnd: random.Random, syntax: Syntax) -> str:
@@ -1192,13 +636,18 @@ def keyed_positives(seed: int, per_syntax: int) -> list[Case]:
         kinds = list(VALUE_KINDS)
         rnd.shuffle(kinds)
         for i in range(per_syntax):
-            template = syntax.templates[i % len(syntax.templates)]
-            encoding, body = template if isinstance(template, tuple) else ("", template)
-            value = make_value(rnd, kinds[i % len(kinds)], syntax.forbid)
+            encoding, body = syntax.templates[i % len(syntax.templates)]
+            value = make_value(rnd, kinds[i % len(kinds)], syntax.forbid)  # the planted value
             user = rnd.choice(USERS)
             secret = _encode(encoding, user, value) if encoding else value
-            text = _fill(body, _key_for(rnd, syntax), user, secret)
-            cases.append(Case("keyed", syntax.name, text, (secret,), secret, syntax.ext))
+            kind = kinds[i % len(kinds)]
+            key = _key_for(rnd, syntax)
+            text = _fill(body, key, user, secret)
+            key = (
+                re.sub("[^a-z]", "", key.lower()) if "{K}" in body else ""
+            )  # one name per spelling
+            case = Case("keyed", syntax.name, text, (secret,), secret, syntax.ext, "", kind, key)
+            cases.append(case)
     return cases
 
 
@@ -1234,6 +683,20 @@ PLACEHOLDERS = (
     "REPLACE_ME",
     "TODO",
     "placeholder",
+    "[REDACTED]",
+    "<redacted>",
+    "***REDACTED***",
+    "mysecretpassword",
+    "your_password",
+    "<your-password-here>",
+    "sk-...",
+    "foo",
+)
+# Example credentials vendors print in their documentation: counted apart, since a scanner
+# may fairly choose to redact a string shaped exactly like a live key.
+DOC_EXAMPLES = (
+    j("AKIA", "IOSFODNN7EXAMPLE"),  # the AWS documentation's example key pair
+    j("wJalrXUtnFEMI/K7MDENG/", "bPxRfiCYEXAMPLEKEY"),
 )
 REFERENCES = (
     "${DB_PASSWORD}",
@@ -1256,15 +719,19 @@ def keyed_negatives_generated(seed: int) -> list[Case]:
     rnd = random.Random(seed)
     cases = []
     for syntax in SYNTAXES:
-        plain = [t for t in syntax.templates if isinstance(t, str)]
+        plain = [text for encoding, text in syntax.templates if not encoding]
         if not plain:
             continue
-        for category, values in (("placeholder", PLACEHOLDERS), ("reference", REFERENCES)):
+        for category, values in (
+            ("placeholder", PLACEHOLDERS),
+            ("reference", REFERENCES),
+            ("docs-example", DOC_EXAMPLES),
+        ):
             for value in values:
-                if category == "reference" and any(c in syntax.forbid for c in value):
+                if category != "placeholder" and any(c in syntax.forbid for c in value):
                     continue  # the syntax cannot hold this reference unescaped
                 text = _fill(rnd.choice(plain), _key_for(rnd, syntax), rnd.choice(USERS), value)
-                cases.append(Case(category, syntax.name, text, (), "", syntax.ext))
+                cases.append(Case(category, syntax.name, text, (), "", syntax.ext, "", value))
     return cases
 
 
@@ -1307,12 +774,16 @@ def _json_escape(text: str, style: str) -> str:
     return inside
 
 
+JSON_STYLES = ("python", "slash", "unicode", "crlf", "nested")
+
+
 def _json_line(content: str, style: str) -> str:
-    """A JSON-lines transcript record whose content string is `content`; "nested" is a
-    transcript line quoted inside another transcript line."""
+    """A JSON-lines transcript record whose content string is `content`; "crlf" is content
+    with Windows line ends, "nested" a transcript line quoted inside another one."""
     if style == "nested":
-        content = _json_line(content, "python")
-        style = "python"
+        content, style = _json_line(content, "python"), "python"
+    if style == "crlf":
+        content, style = content.replace("\n", "\r\n"), "python"
     inside = _json_escape(content, style)
     return '{"type": "tool_result", "tool_use_id": "toolu_01", "content": "' + inside + '"}'
 
@@ -1322,20 +793,39 @@ def _json_forms(value: str, style: str) -> tuple[str, ...]:
     if style == "nested":
         inside = _json_escape(_json_escape(value, "python"), "python")
     else:
-        inside = _json_escape(value, style)
+        inside = _json_escape(value, "python" if style == "crlf" else style)
+    return (inside,) if inside == value else (inside, value)
+
+
+def _repr_record(content: str) -> str:
+    """A tool result logged as a Python dict, the way `print(result)` shows it."""
+    return repr({"stdout": content, "returncode": 0})
+
+
+def _repr_forms(value: str, record: str) -> tuple[str, ...]:
+    """How `value` reads inside `record` (repr escapes backslashes and its own quote)."""
+    quote = record[len("{'stdout': ")]  # the quote repr chose for the content string
+    inside = value.replace("\\", "\\\\").replace(quote, "\\" + quote)
     return (inside,) if inside == value else (inside, value)
 
 
 def escaped_cases(seed: int, per_kind: int) -> list[Case]:
-    """Key-named secrets inside JSON-lines strings, percent-encoded URLs and wrapped lines."""
+    """Key-named secrets inside JSON-lines strings, a Python repr, percent-encoded URLs and
+    wrapped lines."""
     rnd = random.Random(seed)
     source = keyed_positives(seed + 1, 2)
     cases = []
-    for style in ("python", "slash", "unicode", "nested"):
+    for style in JSON_STYLES:
         for case in rnd.sample(source, per_kind):
             forms = _json_forms(case.value, style)
             line = _json_line(case.text, style)
-            cases.append(Case("escaped", f"jsonl-{style}", line, forms, case.value, "jsonl", True))
+            cases.append(
+                Case("escaped", f"jsonl-{style}", line, forms, case.value, "jsonl", "json")
+            )
+    for case in rnd.sample(source, per_kind):
+        record = _repr_record(case.text)
+        forms = _repr_forms(case.value, record)
+        cases.append(Case("escaped", "python-repr", record, forms, case.value, "txt", "repr"))
     for i in range(per_kind):
         value = make_value(rnd, VALUE_KINDS[i % len(VALUE_KINDS)], "")
         quoted = urllib.parse.quote(value, safe="")
@@ -1375,27 +865,39 @@ WRAPPED_TEMPLATES = (
 def escaped_negatives(seed: int, count: int) -> list[Case]:
     """Negatives wrapped into JSON-lines records: they too must come back byte-identical."""
     rnd = random.Random(seed)
-    pool = keyed_negatives_generated(seed) + keyed_negatives_written()
+    generated = [c for c in keyed_negatives_generated(seed) if c.section != "docs-example"]
+    pool = generated + keyed_negatives_written()
     cases = []
     for i, case in enumerate(rnd.sample(pool, min(count, len(pool)))):
-        style = ("python", "slash", "unicode", "nested")[i % 4]
-        line = _json_line(case.text, style)
-        cases.append(Case("escaped", f"jsonl-{style}", line, (), "", "jsonl", True))
+        style = (*JSON_STYLES, "repr")[i % (len(JSON_STYLES) + 1)]
+        if style == "repr":
+            cases.append(
+                Case("escaped", "python-repr", _repr_record(case.text), (), "", "txt", "repr")
+            )
+        else:
+            line = _json_line(case.text, style)
+            cases.append(Case("escaped", f"jsonl-{style}", line, (), "", "jsonl", "json"))
     return cases
 
 
-def vendor_cases_or_none() -> tuple[list[Case], str]:
-    """Cases from benchmarks/catalog_eval.py when it exists, else none and the reason."""
-    if not os.path.exists(
-        os.path.join(os.path.dirname(os.path.abspath(__file__)), "catalog_eval.py")
-    ):
+def vendor_cases_or_none(path: str | None = None) -> tuple[list[Case], str]:
+    """Cases from `vendor_cases()` of benchmarks/catalog_eval.py (written by another
+    benchmark) when that file exists, else none and the reason."""
+    path = path or os.path.join(os.path.dirname(os.path.abspath(__file__)), "catalog_eval.py")
+    if not os.path.exists(path):
         return [], "benchmarks/catalog_eval.py absent: vendor section skipped"
+    folder = os.path.dirname(path)
+    sys.path.insert(0, folder)  # it may import its siblings, as a script would
     try:
-        from catalog_eval import vendor_cases  # type: ignore[import-not-found]
-
-        raw = vendor_cases()
-    except Exception as error:
-        return [], f"catalog_eval.vendor_cases() failed ({type(error).__name__}): skipped"
+        spec = importlib.util.spec_from_file_location("catalog_eval", path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        raw = module.vendor_cases()
+    except Exception as error:  # a peer's file must not stop this benchmark
+        return [], f"catalog_eval.vendor_cases() failed ({type(error).__name__}: {error}): skipped"
+    finally:
+        sys.path.remove(folder)
     cases = [Case("vendor", rule, text, (value,), value, "txt") for rule, text, value in raw]
     return cases, f"{len(cases)} cases from catalog_eval.vendor_cases()"
 
@@ -1403,6 +905,9 @@ def vendor_cases_or_none() -> tuple[list[Case], str]:
 # ---------------------------------------------------------------------------------------
 # Scoring
 # ---------------------------------------------------------------------------------------
+
+
+MARKER = re.compile(r"\[redacted:[^\]\s]*\]|<REDACTED:[^>\s]*>")
 
 
 def grams(value: str, size: int = 6) -> set[str]:
@@ -1418,9 +923,11 @@ class Outcome(NamedTuple):
     broken: bool  # a JSON document no longer parses
 
 
-def _decoded(out: str) -> str:
-    """The content string of a transcript line (unwrapping a nested one); ValueError when
-    either level no longer parses."""
+def _decoded(out: str, wrapper: str = "json") -> str:
+    """The content string of a transcript line (unwrapping a nested one) or of a repr'd
+    record; ValueError (or another exception) when either level no longer parses."""
+    if wrapper == "repr":
+        return str(ast.literal_eval(out)["stdout"])
     value = json.loads(out)["content"]
     if value.startswith('{"type": "tool_result"'):
         value = json.loads(value)["content"]
@@ -1431,10 +938,10 @@ def judge(case: Case, out: str) -> Outcome:
     """Score one output against its case; JSON cases are also judged on their decoded text."""
     views = [out]
     broken = False
-    if case.json_wrapped:
+    if case.wrapper:
         try:
-            views.append(_decoded(out))
-        except (ValueError, KeyError, TypeError, AttributeError):
+            views.append(_decoded(out, case.wrapper))
+        except (ValueError, KeyError, TypeError, AttributeError, SyntaxError, MemoryError):
             broken = True
     if not case.forms:
         return Outcome(False, False, out != case.text, broken)
@@ -1444,7 +951,8 @@ def judge(case: Case, out: str) -> Outcome:
         context = context.replace(form, "")
     pieces = set().union(*(grams(f) for f in (*case.forms, case.value)))
     pieces = {p for p in pieces if p not in context}
-    clean = hit and not any(p in view for p in pieces for view in views)
+    bare = [MARKER.sub("\x00", view) for view in views]  # a marker names a shape, not the value
+    clean = hit and not any(p in view for p in pieces for view in bare)
     return Outcome(hit, clean, out != case.text, broken)
 
 
@@ -1629,8 +1137,10 @@ def positives_table(
     shown: list[Outcome],
     stored: list[Outcome],
     peer: list[tuple[bool, bool]] | None,
+    only_missed: bool = False,
 ) -> None:
-    """Per group and overall: display and storage recall and clean recall, and the peer's."""
+    """Per group and overall: display and storage recall and clean recall, and the peer's;
+    with `only_missed`, only the groups display does not fully redact."""
     print(f"\n== {title}: {len(cases)} secrets in {len({c.group for c in cases})} groups")
     peer_head = "  d-s any  exact" if peer is not None else ""
     print(f"{'group':24} {'n':>4}  display  clean  storage  clean{peer_head}")
@@ -1655,6 +1165,8 @@ def positives_table(
         return line + (f"  JSON broken: display {d.broken}, storage {s.broken}" if broken else "")
 
     for name, outcomes in rows:
+        if only_missed and all(o.clean for o in outcomes):
+            continue
         print(row(name, outcomes, store_groups[name], peer_groups.get(name, [])))
     print(row("OVERALL", shown, stored, peer or []))
 
@@ -1701,8 +1213,15 @@ def show_misses(cases: list[Case], outcomes: list[Outcome], limit: int) -> None:
         print(f"  missed {case.group}: {text.strip()[:150]!r}")
 
 
-def show_redacted_negatives(cases: list[Case], outcomes: list[Outcome], limit: int) -> None:
-    flagged = [c for c, o in zip(cases, outcomes, strict=True) if o.changed]
+def show_redacted_negatives(
+    cases: list[Case],
+    outcomes: list[Outcome],
+    limit: int,
+    skip: frozenset[str] | set[str] = frozenset(),
+) -> None:
+    flagged = [
+        c for c, o in zip(cases, outcomes, strict=True) if o.changed and c.section not in skip
+    ]
     for case in flagged[:limit]:
         shapes = redact_secret_shapes(case.text).shapes
         print(f"  redacted {case.section}/{case.group} {shapes}: {case.text.strip()[:150]!r}")
@@ -1710,14 +1229,49 @@ def show_redacted_negatives(cases: list[Case], outcomes: list[Outcome], limit: i
         print(f"  ... and {len(flagged) - limit} more (--show to see more)")
 
 
-def stdlib_rate(chunks: list[str]) -> None:
+def stdlib_rate(chunks: list[str]) -> float:
+    """Print and return the display boundary's redacted lines per 10,000 stdlib lines."""
     lines = sum(chunk.count("\n") for chunk in chunks)
+    per_10k = {}
     for name, redactor in (("display", display), ("storage", storage)):
         touched = sum(changed_lines(chunk, redactor(chunk)) for chunk in chunks)
+        per_10k[name] = touched * 10_000 / lines
         print(
-            f"stdlib {name:8} {touched} redacted lines in {lines} = "
-            f"{touched * 10_000 / lines:.2f} per 10,000 lines"
+            f"stdlib {name:8} {touched} redacted lines in {lines} = {per_10k[name]:.2f} per 10,000"
         )
+    shapes = Counter(shape for chunk in chunks for shape in redact_secret_shapes(chunk).shapes)
+    print(
+        "  display shapes in stdlib: "
+        + (", ".join(f"{k} {v}" for k, v in shapes.most_common()) or "none")
+    )
+    return per_10k["display"]
+
+
+class Section(NamedTuple):
+    cases: list[Case]
+    shown: list[Outcome]  # display
+    stored: list[Outcome]  # storage
+    peer: list[tuple[bool, bool]] | None  # detect-secrets: (any finding, exact value)
+
+
+def evaluate(cases: list[Case], executable: str | None) -> Section:
+    peer = detect_secrets_flags(executable, cases) if executable and cases else None
+    return Section(cases, run_cases(cases, display), run_cases(cases, storage), peer)
+
+
+def breakdown(section: Section, label: str, attribute: Callable[[Case], str], worst: int) -> None:
+    """Display clean recall by one attribute of the cases, worst first."""
+    groups: dict[str, list[bool]] = {}
+    for case, outcome in zip(section.cases, section.shown, strict=True):
+        if attribute(case):
+            groups.setdefault(attribute(case), []).append(outcome.clean)
+    ranked = sorted(groups.items(), key=lambda kv: (sum(kv[1]) / len(kv[1]), kv[0]))[:worst]
+    cells = [f"{name} {sum(hits) / len(hits):.2f} ({len(hits)})" for name, hits in ranked]
+    print(f"  display clean recall by {label}: " + ", ".join(cells))
+
+
+def share(outcomes: list[Outcome], field: str) -> float:
+    return sum(getattr(o, field) for o in outcomes) / len(outcomes) if outcomes else 0.0
 
 
 def main() -> int:
@@ -1736,66 +1290,60 @@ def main() -> int:
     tail_leaks = existing_corpus(args, ben)
 
     executable = None if args.no_detect_secrets else find_detect_secrets(args.detect_secrets)
-    print(
-        "\ndetect-secrets: "
-        + (executable or "not installed (put it on PATH or set DETECT_SECRETS)")
-    )
+    where = executable or "not installed (put it on PATH or set DETECT_SECRETS)"
+    print(f"\ndetect-secrets: {where}")
 
-    def peer(cases: list[Case]) -> list[tuple[bool, bool]] | None:
-        return detect_secrets_flags(executable, cases) if executable else None
+    keyed = evaluate(keyed_positives(args.seed, args.per_syntax), executable)
+    positives_table("key-named secrets", *keyed)
+    breakdown(keyed, "value kind", lambda c: c.kind, 12)
+    breakdown(keyed, "key name, any spelling (worst 12)", lambda c: c.key, 12)
+    show_misses(keyed.cases, keyed.shown, args.show)
 
-    keyed = keyed_positives(args.seed, args.per_syntax)
-    escaped = escaped_cases(args.seed, args.per_escape)
-    vendor, vendor_note = vendor_cases_or_none()
-    negatives = keyed_negatives_generated(args.seed) + keyed_negatives_written()
-    escaped_neg = escaped_negatives(args.seed, 200)
-    everything = keyed + escaped + vendor + negatives + escaped_neg
-    shown_all = run_cases(everything, display)
-    stored_all = run_cases(everything, storage)
-    peer_all = peer(everything)
-    at = 0
+    written = keyed_negatives_written()
+    negatives = evaluate(keyed_negatives_generated(args.seed) + written, executable)
+    negatives_table("key-named negatives", *negatives, key=lambda c: c.section)
+    redacted = [
+        c
+        for c, o in zip(negatives.cases, negatives.shown, strict=True)
+        if o.changed and c.section != "docs-example"
+    ]
+    flagged = Counter(c.group for c in redacted if c.group in SYNTAX_NAMES)
+    values = Counter(c.kind for c in redacted if c.kind)
+    for label, counts in (("syntaxes", flagged), ("placeholder/reference values", values)):
+        listed = ", ".join(f"{name!r} {count}" for name, count in counts.most_common())
+        print(f"  {label} whose generated negatives display redacts: {listed or 'none'}")
+    show_redacted_negatives(negatives.cases, negatives.shown, args.show, skip={"docs-example"})
 
-    def take(
-        cases: list[Case],
-    ) -> tuple[list[Outcome], list[Outcome], list[tuple[bool, bool]] | None]:
-        nonlocal at
-        part = slice(at, at + len(cases))
-        at += len(cases)
-        return shown_all[part], stored_all[part], (peer_all[part] if peer_all else None)
+    escaped = evaluate(escaped_cases(args.seed, args.per_escape), executable)
+    positives_table("escaped secrets", *escaped)
+    show_misses(escaped.cases, escaped.shown, args.show)
+    escaped_neg = evaluate(escaped_negatives(args.seed, 240), executable)
+    negatives_table("escaped negatives", *escaped_neg, key=lambda c: c.group)
+    show_redacted_negatives(escaped_neg.cases, escaped_neg.shown, args.show)
 
-    parts = {
-        name: take(cases)
-        for name, cases in (
-            ("keyed", keyed),
-            ("escaped", escaped),
-            ("vendor", vendor),
-            ("negatives", negatives),
-            ("escaped_neg", escaped_neg),
-        )
-    }
-
-    positives_table("key-named secrets", keyed, *parts["keyed"])
-    show_misses(keyed, parts["keyed"][0], args.show)
-    negatives_table("key-named negatives", negatives, *parts["negatives"], key=lambda c: c.section)
-    generated = [i for i, c in enumerate(negatives) if c.group in SYNTAX_NAMES]
-    flagged = Counter(negatives[i].group for i in generated if parts["negatives"][0][i].changed)
-    print(
-        "  syntaxes whose generated negatives display redacts: "
-        + (", ".join(f"{name} {count}" for name, count in flagged.most_common()) or "none")
-    )
-    show_redacted_negatives(negatives, parts["negatives"][0], args.show)
-    positives_table("escaped secrets", escaped, *parts["escaped"])
-    show_misses(escaped, parts["escaped"][0], args.show)
-    negatives_table(
-        "escaped negatives (JSON lines)", escaped_neg, *parts["escaped_neg"], key=lambda c: c.group
-    )
-    show_redacted_negatives(escaped_neg, parts["escaped_neg"][0], args.show)
+    vendor_list, vendor_note = vendor_cases_or_none()
     print(f"\nvendor cases: {vendor_note}")
-    if vendor:
-        positives_table("vendor formats", vendor, *parts["vendor"])
-        show_misses(vendor, parts["vendor"][0], args.show)
+    if vendor_list:
+        vendor = evaluate(vendor_list, executable)
+        positives_table("vendor formats (rules display misses)", *vendor, only_missed=True)
+        show_misses(vendor.cases, vendor.shown, args.show)
     print()
-    stdlib_rate([text for source, text in ben if source == "stdlib"])
+    stdlib = stdlib_rate([text for source, text in ben if source == "stdlib"])
+
+    broken = sum(o.broken for sec in (escaped, escaped_neg) for o in sec.shown + sec.stored)
+    print("\n== against the target figures (display boundary)")
+    print(f"key-named clean recall      {share(keyed.shown, 'clean'):.3f}  (>= 0.95)")
+    judged = [
+        o
+        for c, o in zip(negatives.cases, negatives.shown, strict=True)
+        if c.section != "docs-example"
+    ]
+    print(f"storage key-named recall    {share(keyed.stored, 'hit'):.3f}")
+    print(f"negatives rewritten         {share(judged, 'changed'):.3f}  (<= 0.02, docs apart)")
+    print(f"escaped clean recall        {share(escaped.shown, 'clean'):.3f}")
+    print(f"escaped negatives rewritten {share(escaped_neg.shown, 'changed'):.3f}")
+    print(f"JSON/repr broken by either  {broken}  (0)")
+    print(f"stdlib lines per 10,000     {stdlib:.2f}  (<= 0.5)")
     return 1 if tail_leaks else 0
 
 

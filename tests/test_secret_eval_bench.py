@@ -57,7 +57,7 @@ def test_every_planted_secret_appears_verbatim_and_holds_no_forbidden_character(
         assert case.forms == (case.value,)
         assert case.text.count(case.value) == 1, case.group
         assert len(case.value) >= 8
-        encoded = any(isinstance(t, tuple) for t in by_name[case.group].templates)
+        encoded = any(encoding for encoding, _ in by_name[case.group].templates)
         if not encoded:
             assert not set(case.value) & set(by_name[case.group].forbid), case.group
 
@@ -92,13 +92,15 @@ def test_escaped_samples_parse_and_hold_the_secret_in_their_escaped_form() -> No
         "jsonl-slash",
         "jsonl-unicode",
         "jsonl-nested",
+        "jsonl-crlf",
+        "python-repr",
         "percent-encoded",
         "backslash-wrapped",
     }
     for case in cases:
         assert case.forms[0] in case.text
-        if case.json_wrapped:
-            assert case.value in bench._decoded(case.text)
+        if case.wrapper:
+            assert case.value in bench._decoded(case.text, case.wrapper)
     unicode_line = bench._json_line('a "b" <c> & d+e', "unicode")
     assert json.loads(unicode_line)["content"] == 'a "b" <c> & d+e'
     assert '\\"' not in unicode_line[60:] and "\\u0022" in unicode_line
@@ -121,7 +123,7 @@ def test_hand_written_negatives_cover_each_category() -> None:
 def test_generated_negatives_put_every_placeholder_into_every_syntax() -> None:
     generated = bench.keyed_negatives_generated(SEED)
     placeholders = Counter(case.group for case in generated if case.section == "placeholder")
-    plain_syntaxes = [s for s in bench.SYNTAXES if any(isinstance(t, str) for t in s.templates)]
+    plain_syntaxes = [s for s in bench.SYNTAXES if any(not e for e, _ in s.templates)]
     assert len(placeholders) == len(plain_syntaxes)
     assert set(placeholders.values()) == {len(bench.PLACEHOLDERS)}
 
@@ -141,7 +143,7 @@ def test_the_scoring_tells_perfect_blind_remnant_and_broken_apart() -> None:
     tails = bench.run_cases(cases, keep_tail)
     assert all(o.hit for o in tails[: len(cases) // 2]) and not any(o.clean for o in tails)
 
-    wrapped = [case for case in cases if case.json_wrapped]
+    wrapped = [case for case in cases if case.wrapper]
     broken = bench.run_cases(wrapped, lambda text: text[:-1])
     assert all(o.broken for o in broken)
 
@@ -176,3 +178,57 @@ def test_without_the_peer_file_the_vendor_section_says_so() -> None:
         assert cases == [] and "absent" in note
     else:
         assert all(case.forms[0] in case.text for case in cases), note
+
+
+def test_the_syntax_file_format_reads_templates_encodings_and_charsets(tmp_path: Path) -> None:
+    table = tmp_path / "syntaxes.txt"
+    table.write_text(
+        "# a comment before the first syntax\n"
+        "== one ext=env keys=upper,snake forbid=SHELL_BARE+BRACES\n"
+        "--\n"
+        "# a template line, not a comment\n"
+        "{K}={V}\n"
+        "-- basic\n"
+        "Authorization: Basic {V}\n"
+        "== two ext=json keys=camel forbid=NONE\n"
+        "--\n"
+        '{"{K}": "{V}"}\n',
+        encoding="utf-8",
+    )
+    one, two = bench.load_syntaxes(str(table))
+    assert one.name == "one" and one.ext == "env" and one.styles == ("upper", "snake")
+    assert one.forbid == bench.SHELL_BARE + "{}"
+    assert one.templates == (
+        ("", "# a template line, not a comment\n{K}={V}\n"),
+        ("basic", "Authorization: Basic {V}\n"),
+    )
+    assert two.forbid == "" and two.templates == (("", '{"{K}": "{V}"}\n'),)
+
+
+def test_a_repr_wrapped_secret_is_found_in_its_escaped_form() -> None:
+    for content, value in (("pw = 'a\\b'\n", "a\\b"), ('say "hi" and it\'s x\n', "it's")):
+        record = bench._repr_record(content)
+        assert bench._repr_forms(value, record)[0] in record
+        assert bench._decoded(record, "repr") == content
+
+
+def test_a_marker_naming_the_shape_is_not_a_remnant() -> None:
+    case = bench.Case(
+        "vendor",
+        "rubygems",
+        "key: rubygems_0123456789abcdef\n",
+        ("rubygems_0123456789abcdef",),
+        "rubygems_0123456789abcdef",
+        "txt",
+    )
+    assert bench.judge(case, "key: [redacted:rubygems-key]\n").clean
+    assert bench.judge(case, "key: <REDACTED:rubygems-key:abcde>\n").clean
+    assert not bench.judge(case, "key: [redacted:rubygems-key]abcdef\n").clean
+
+
+def test_documentation_examples_are_counted_apart_from_placeholders() -> None:
+    generated = bench.keyed_negatives_generated(SEED)
+    examples = [case for case in generated if case.section == "docs-example"]
+    assert examples and all(case.kind in bench.DOC_EXAMPLES for case in examples)
+    assert not set(bench.DOC_EXAMPLES) & set(bench.PLACEHOLDERS)
+    assert not any(c.section == "docs-example" for c in bench.escaped_negatives(SEED, 500))
