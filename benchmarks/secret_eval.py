@@ -554,7 +554,8 @@ def load_syntaxes(path: str) -> tuple[Syntax, ...]:
 SYNTAXES = load_syntaxes(os.path.join(HERE, "keyed_syntaxes.txt"))
 
 
-SYNTAX_NAMES = frozenset(syntax.name for syntax in SYNTAXES)
+SYNTAX_BY_NAME = {syntax.name: syntax for syntax in SYNTAXES}
+SYNTAX_NAMES = frozenset(SYNTAX_BY_NAME)
 
 
 def style_key(words: tuple[str, ...], style: str) -> str:
@@ -643,9 +644,7 @@ def keyed_positives(seed: int, per_syntax: int) -> list[Case]:
             kind = kinds[i % len(kinds)]
             key = _key_for(rnd, syntax)
             text = _fill(body, key, user, secret)
-            key = (
-                re.sub("[^a-z]", "", key.lower()) if "{K}" in body else ""
-            )  # one name per spelling
+            key = key if "{K}" in body else ""
             case = Case("keyed", syntax.name, text, (secret,), secret, syntax.ext, "", kind, key)
             cases.append(case)
     return cases
@@ -827,6 +826,14 @@ def escaped_cases(seed: int, per_kind: int) -> list[Case]:
         forms = _repr_forms(case.value, record)
         cases.append(Case("escaped", "python-repr", record, forms, case.value, "txt", "repr"))
     for i in range(per_kind):
+        value = _with_quote_and_backslash(rnd, make_value(rnd, "punctuated", ""))
+        inside = json.dumps(value)[1:-1]
+        key = _key_for(rnd, SYNTAX_BY_NAME["json-pretty"])
+        text = JSON_INNER_TEMPLATES[i % len(JSON_INNER_TEMPLATES)].replace("{K}", key)
+        text = text.replace("{V}", inside)
+        case = Case("escaped", "json-value-escapes", text, (inside,), value, "json", "json")
+        cases.append(case)
+    for i in range(per_kind):
         value = make_value(rnd, VALUE_KINDS[i % len(VALUE_KINDS)], "")
         quoted = urllib.parse.quote(value, safe="")
         user = rnd.choice(USERS)
@@ -843,6 +850,18 @@ def escaped_cases(seed: int, per_kind: int) -> list[Case]:
             text, forms = template.replace("{V}", value), (value,)
         cases.append(Case("escaped", "backslash-wrapped", text, forms, value, "sh"))
     return cases
+
+
+JSON_INNER_TEMPLATES = (
+    '{\n  "database": {\n    "host": "db.internal",\n    "{K}": "{V}"\n  }\n}\n',
+    '{"{K}":"{V}","retries":3}\n',
+)
+
+
+def _with_quote_and_backslash(rnd: random.Random, value: str) -> str:
+    """`value` with a double quote and a backslash inside, which JSON must escape."""
+    at = sorted(rnd.sample(range(1, len(value) - 1), 2))
+    return value[: at[0]] + '"' + value[at[0] : at[1]] + "\\" + value[at[1] :]
 
 
 PERCENT_TEMPLATES = (
@@ -921,17 +940,25 @@ class Outcome(NamedTuple):
     clean: bool  # ... and no 6-character piece of it survives
     changed: bool  # the output differs from the input
     broken: bool  # a JSON document no longer parses
+    damaged: bool = False  # the redaction reached past the value (see `damaged`)
 
 
 def _decoded(out: str, wrapper: str = "json") -> str:
-    """The content string of a transcript line (unwrapping a nested one) or of a repr'd
-    record; ValueError (or another exception) when either level no longer parses."""
-    if wrapper == "repr":
-        return str(ast.literal_eval(out)["stdout"])
-    value = json.loads(out)["content"]
-    if value.startswith('{"type": "tool_result"'):
-        value = json.loads(value)["content"]
-    return str(value)
+    """The string leaves of a JSON document or a repr'd record, one per line, a nested
+    transcript line unwrapped; ValueError (or another exception) when a level no longer
+    parses."""
+    document = ast.literal_eval(out) if wrapper == "repr" else json.loads(out)
+    return "\n".join(_leaves(document))
+
+
+def _leaves(node: object) -> list[str]:
+    if isinstance(node, dict):
+        return [leaf for value in node.values() for leaf in _leaves(value)]
+    if isinstance(node, list):
+        return [leaf for value in node for leaf in _leaves(value)]
+    if isinstance(node, str) and node.startswith('{"type": "tool_result"'):
+        return _leaves(json.loads(node))
+    return [node] if isinstance(node, str) else []
 
 
 def judge(case: Case, out: str) -> Outcome:
@@ -953,7 +980,27 @@ def judge(case: Case, out: str) -> Outcome:
     pieces = {p for p in pieces if p not in context}
     bare = [MARKER.sub("\x00", view) for view in views]  # a marker names a shape, not the value
     clean = hit and not any(p in view for p in pieces for view in bare)
-    return Outcome(hit, clean, out != case.text, broken)
+    return Outcome(hit, clean, out != case.text, broken, not broken and damaged(case, out))
+
+
+def damaged(case: Case, out: str) -> bool:
+    """The redaction reached past the value: a line without the secret changed, the text
+    after the secret (its closing quote, the rest of the line) is gone, or the key name is.
+    Wrapped cases are compared on their decoded content."""
+    before, after, forms = case.text, out, case.forms
+    if case.wrapper:
+        before, after = _decoded(case.text, case.wrapper), _decoded(out, case.wrapper)
+        forms = (case.value,)
+    ends = [before.rfind(form) + len(form) for form in forms if form in before]
+    if not ends or not after.endswith(before[max(ends) :]):
+        return bool(ends)
+    old_lines, new_lines = before.split("\n"), after.split("\n")
+    if len(old_lines) != len(new_lines):
+        return True
+    for old, new in zip(old_lines, new_lines, strict=True):
+        if old != new and not any(form in old for form in forms):
+            return True
+    return bool(case.key) and case.key in before and case.key not in after
 
 
 Redactor = Callable[[str], str]
@@ -1112,6 +1159,7 @@ class Tally(NamedTuple):
     clean: int
     changed: int
     broken: int
+    damaged: int
 
 
 def tally(outcomes: list[Outcome]) -> Tally:
@@ -1121,6 +1169,7 @@ def tally(outcomes: list[Outcome]) -> Tally:
         sum(o.clean for o in outcomes),
         sum(o.changed for o in outcomes),
         sum(o.broken for o in outcomes),
+        sum(o.damaged for o in outcomes),
     )
 
 
@@ -1161,8 +1210,11 @@ def positives_table(
         )
         if peer is not None:
             line += f"  {rate(sum(a for a, _ in peer_), d.n)} {rate(sum(b for _, b in peer_), d.n)}"
-        broken = d.broken + s.broken
-        return line + (f"  JSON broken: display {d.broken}, storage {s.broken}" if broken else "")
+        if d.broken + s.broken:
+            line += f"  broken: display {d.broken}, storage {s.broken}"
+        if d.damaged + s.damaged:
+            line += f"  reached past the value: display {d.damaged}, storage {s.damaged}"
+        return line
 
     for name, outcomes in rows:
         if only_missed and all(o.clean for o in outcomes):
@@ -1296,7 +1348,8 @@ def main() -> int:
     keyed = evaluate(keyed_positives(args.seed, args.per_syntax), executable)
     positives_table("key-named secrets", *keyed)
     breakdown(keyed, "value kind", lambda c: c.kind, 12)
-    breakdown(keyed, "key name, any spelling (worst 12)", lambda c: c.key, 12)
+    spelling = lambda c: re.sub("[^a-z]", "", c.key.lower())  # noqa: E731 - one name per spelling
+    breakdown(keyed, "key name, any spelling (worst 12)", spelling, 12)
     show_misses(keyed.cases, keyed.shown, args.show)
 
     written = keyed_negatives_written()
@@ -1343,6 +1396,8 @@ def main() -> int:
     print(f"escaped clean recall        {share(escaped.shown, 'clean'):.3f}")
     print(f"escaped negatives rewritten {share(escaped_neg.shown, 'changed'):.3f}")
     print(f"JSON/repr broken by either  {broken}  (0)")
+    reached = sum(o.damaged for sec in (keyed, escaped) for o in sec.shown)
+    print(f"redactions past the value   {reached}  (0: no neighbouring line, quote or key)")
     print(f"stdlib lines per 10,000     {stdlib:.2f}  (<= 0.5)")
     return 1 if tail_leaks else 0
 
