@@ -1,73 +1,105 @@
 """Report the code points in a text that a person reading it cannot see.
 
-The failure guarded against: untrusted text (a fetched page, an MCP result, a
-cloned repository, a candidate fact on its way into durable memory) carries
-code points that render as nothing. Zero-width spaces and joiners split words
-or carry bits; the bidirectional overrides and isolates of Trojan Source
-reorder what a reviewer sees; the Unicode tag block mirrors ASCII one for one
-and many models read it as text ("ASCII smuggling"); a run of variation
-selectors after one emoji stores a byte per selector. The reviewer approves an
-innocent sentence, the model or a later decoder receives the payload, and once
-that sentence is promoted into memory it is replayed in sessions that never
-saw the original source.
+The failure guarded against
+---------------------------
+Untrusted text (a fetched page, an MCP result, a cloned repository, a candidate
+fact on its way into durable memory) carries code points that render as
+nothing. Zero-width spaces and joiners split words or carry bits; the
+bidirectional controls of Trojan Source reorder what a reviewer sees; the
+Unicode tag block mirrors ASCII one for one and many models read it as text
+("ASCII smuggling"); a run of variation selectors after one emoji stores a byte
+per selector. The reviewer approves an innocent sentence, the model or a later
+decoder receives the payload, and once that sentence is promoted into memory it
+is replayed in sessions that never saw the original source.
 
-The fix: one linear pass driven by a fixed table of code point ranges
-(`RANGES`), reporting every hit with its exact index, line, column and
-category (`scan`). `reveal` shows the hits as `<U+XXXX>`, `strip` deletes
-them, and `warning` writes one line naming the exact code points, fit to be
-appended to a tool result. Visible injection phrases are deliberately not
-attempted: a phrase matcher cannot tell an article about injection from an
-injection. The effort goes only to characters nobody reviewing can see.
+The fix
+-------
+One linear pass driven by a fixed table of code point ranges (`RANGES`),
+reporting every hit with its index, line, column and category (`scan`).
+`reveal` shows the hits as `<U+XXXX>`, `strip` deletes them, and `warning`
+writes one line naming the exact code points, fit to be appended to a tool
+result. Visible injection phrases are deliberately not attempted: a phrase
+matcher cannot tell an article about injection from an injection.
 
-Exemptions for real uses (all lifted by `strict=True`): a BOM at index 0; a
-ZWJ/ZWNJ between two plain non-ASCII characters (or after a variation selector
-that is itself exempt, as in emoji ZWJ sequences); one variation selector right
-after a base it is defined for (VS1-VS16 after a plain non-ASCII character,
-VS17+ after a CJK ideograph, U+FE0F in a keycap sequence); a well-formed
-subdivision flag (U+1F3F4, 3-7 tag digits/small letters, U+E007F). A "plain
-non-ASCII" code point is one at or above U+0080 that is not in the table.
+The table follows Unicode `UNICODE_VERSION` (15.1.0) and is derived from its
+properties, not chosen by hand: every code point of general category Cf except
+the six Prepended_Concatenation_Mark groups (visible signs such as U+0600 that
+span the digits after them), every Other_Default_Ignorable_Code_Point and every
+Variation_Selector. That set contains all of Default_Ignorable_Code_Point, all
+Bidi_Control code points, the tag block, the invisible operators and the Hangul
+fillers. The test suite walks every code point 0..0x10FFFF and checks it against
+that derivation computed with `unicodedata` (on a Python whose Unicode is older,
+the only differences allowed are code points it does not yet assign).
 
-Posture: fail-soft detector. Nothing here raises on any argument. Input that
-is not a `str` gives `ScanResult(scanned=False, clean=False, findings=(),
-digest="")`: "never scanned" is its own answer, never folded into "clean".
-Options of the wrong type fall back to their defaults (`strict` must be a
-`bool`, else False; `limit` must be an `int` >= 0, not a `bool`, else 20). The
-table is explicit code point ranges, not `unicodedata.category`, so the
-answer does not move between Python versions; `unicodedata.name` only supplies
-the display name. A `str` subclass is read through `str` itself, so an
-overridden method cannot change what is scanned.
+Default mode exempts the real uses of a few invisible code points, each only
+right next to a visible character (`strict=True` lifts them all):
 
-Choices where the contract is silent: `warning` derives label, name and
-category from each finding's `codepoint` and skips findings it cannot read (a
-code point outside the table, a line or column that is not a positive int);
-when nothing readable is left it returns "". Its "and N more" counts distinct
-code points beyond `limit`. An internal error inside `scan` (none is known)
-yields the not-scanned result, never a clean one.
+- a byte-order mark at index 0;
+- U+200C ZWNJ or U+200D ZWJ whose right neighbour is a visible non-ASCII base
+  character (a letter, number, punctuation or symbol) and whose left neighbour
+  is a visible non-ASCII character (a base or a combining mark, as after an
+  Indic virama) or an exempted variation selector (emoji ZWJ sequences);
+- one variation selector right after a base it can apply to: VS1-VS16 after a
+  visible non-ASCII base, U+FE0F after 0-9 # * in a keycap sequence, VS17-VS256
+  after a CJK ideograph, a Mongolian free variation selector after a Mongolian
+  letter;
+- a subdivision flag: U+1F3F4, 3-6 tag digits or small letters, U+E007F.
 
-WHAT THIS DOES NOT CATCH (each limit pinned by a test):
-1. A ZWJ/ZWNJ between two plain non-ASCII characters, including a payload
-   spelled with Cyrillic or Greek look-alike letters.
-2. One VS1-VS16 after each plain non-ASCII character (up to 4 hidden bits per
-   visible character); one VS17+ after each CJK ideograph.
-3. A well-formed subdivision flag carrying 3-7 tag letters/digits.
-4. Code points outside the table: U+00AD soft hyphen, U+200E/U+200F/U+061C
-   direction marks, U+034F combining grapheme joiner, U+180B-U+180D/U+180F
-   Mongolian free variation selectors, U+2028/U+2029, U+2800 braille blank,
-   space look-alikes (U+00A0, U+2000-U+200A, U+3000), private-use characters.
-5. Anything in ASCII: C0 controls, DEL and terminal escape sequences (use a
-   terminal-escape filter for those).
-6. Homoglyphs and every visible injection pattern.
-7. ZWSP used as a legitimate word-break hint (Thai, Khmer, Lao, Burmese) IS
-   reported: a known false positive, accepted because ZWSP is the most common
-   hiding character.
+A table code point is never a base, so exempted code points come at most two in
+a row (a selector then a joiner) outside a flag, and at most 7 in a flag. As a
+safety net, any `HIDDEN_RUN_LIMIT` (8) or more table code points with no visible
+character between them are all reported, exemptions or not.
 
-Lineage: Trojan Source (2021, CVE-2021-42574) for the nine bidirectional
-controls; the Unicode tag block and "ASCII smuggling" against language models;
-GlassWorm (2025-2026) and "data in an emoji" for variation-selector payloads;
-UTS #51 (emoji ZWJ, keycap and tag sequences), UTS #35 (subdivision ids), UTR
-#36 / UTS #39 (Unicode security considerations); a 2026 write-up on prompt
-injection against agents with durable memory (scan untrusted results for
-invisible characters only, spare joiners between non-ASCII neighbours, count a
+Posture
+-------
+Fail-soft on data: the text and the result handed to `warning` never make a
+function raise. Input that is not a `str` gives `ScanResult(scanned=False,
+clean=False, findings=(), digest="")`: "never scanned" is its own answer, never
+folded into "clean"; an internal error (none is known) gives the same. Options
+are a programming interface: `strict` that is not a `bool` raises `TypeError`,
+`limit` that is not an `int` raises `TypeError` and a negative one `ValueError`,
+each message naming the option. The table is fixed ranges, so which code points
+are reported does not move between Python versions; `unicodedata` supplies
+display names and tells whether a neighbour is visible (a neighbour that an
+older Python does not yet assign reads as invisible, so the exemption next to it
+is lost: more findings, never fewer). A `str` subclass is read through `str`
+itself, so an overridden method cannot change what is scanned.
+
+`warning` derives label, name and category from each finding's `codepoint` and
+skips findings it cannot read (a code point outside the table, a line or column
+that is not a positive int); with nothing readable left it returns "". It takes
+a `ScanResult` or its `_asdict()` form. Its "and N more" counts distinct code
+points beyond `limit`. Full reference: docs/reference/hidden_chars.md.
+
+WHAT THIS DOES NOT CATCH (each pinned by a test)
+------------------------------------------------
+1. Exempted code points carry data: at most two per visible base character (one
+   of 16 selectors, then ZWJ or ZWNJ before the next base: under 6 bits per
+   visible character), including text spelled with Cyrillic or Greek look-alike
+   letters. One VS17+ after each CJK ideograph.
+2. A well-formed subdivision flag carrying 3-6 tag letters or digits.
+3. Code points outside the table that draw blank: space look-alikes (U+00A0,
+   U+2000-U+200A, U+3000), U+2028/U+2029, U+2800 braille blank, private-use
+   characters, and combining marks that a font draws as nothing. (These are
+   also never bases for an exemption.)
+4. Anything in ASCII: C0 controls, DEL and terminal escape sequences.
+5. Homoglyphs and every visible injection pattern.
+6. Known false positives, accepted because these are the common hiding
+   characters: ZWSP as a word-break hint (Thai, Khmer, Lao, Burmese); soft
+   hyphens in hyphenated prose; LRM, RLM and ALM in right-to-left prose; a ZWJ
+   not followed by a base (the old Malayalam chillu spelling); a selector after
+   a combining mark.
+
+Lineage
+-------
+Trojan Source (2021, CVE-2021-42574) for the bidirectional controls; the
+Unicode tag block and "ASCII smuggling" against language models; GlassWorm
+(2025-2026) and "data in an emoji" for variation-selector payloads; UAX #44 and
+the Unicode Character Database (Default_Ignorable_Code_Point, Bidi_Control,
+Variation_Selector); UTS #51 (emoji ZWJ, keycap and tag sequences), UTS #35
+(subdivision ids), UTR #36 / UTS #39 (Unicode security considerations); a 2026
+write-up on prompt injection against agents with durable memory (scan untrusted
+results for invisible characters only, spare joiners inside scripts, count a
 BOM only away from the start, name the exact code points in the warning).
 """
 
@@ -83,9 +115,11 @@ __all__ = [
     "BIDI",
     "BOM",
     "CATEGORIES",
+    "HIDDEN_RUN_LIMIT",
     "INVISIBLE",
     "RANGES",
     "TAG",
+    "UNICODE_VERSION",
     "VARIATION_SELECTOR",
     "ZERO_WIDTH",
     "HiddenChar",
@@ -98,6 +132,9 @@ __all__ = [
     "warning",
 ]
 
+UNICODE_VERSION = "15.1.0"  # the Unicode Character Database the table follows
+HIDDEN_RUN_LIMIT = 8  # this many table code points with no visible one between: all reported
+
 ZERO_WIDTH = "zero_width"
 BIDI = "bidi"
 TAG = "tag"
@@ -106,19 +143,43 @@ BOM = "bom"
 INVISIBLE = "invisible"
 CATEGORIES = (ZERO_WIDTH, BIDI, TAG, VARIATION_SELECTOR, BOM, INVISIBLE)
 
+# Cf minus Prepended_Concatenation_Mark, plus Other_Default_Ignorable_Code_Point and
+# Variation_Selector (Unicode 15.1.0), split into categories for the reader.
 RANGES: dict[str, tuple[tuple[int, int], ...]] = {
-    ZERO_WIDTH: ((0x200B, 0x200D), (0x2060, 0x2060), (0x180E, 0x180E)),
-    BIDI: ((0x202A, 0x202E), (0x2066, 0x2069)),
-    TAG: ((0xE0000, 0xE007F),),
-    VARIATION_SELECTOR: ((0xFE00, 0xFE0F), (0xE0100, 0xE01EF)),
-    BOM: ((0xFEFF, 0xFEFF),),
+    ZERO_WIDTH: (
+        (0x180E, 0x180E),  # MONGOLIAN VOWEL SEPARATOR
+        (0x200B, 0x200D),  # ZERO WIDTH SPACE, NON-JOINER, JOINER
+        (0x2060, 0x2060),  # WORD JOINER
+    ),
+    BIDI: (  # exactly the Bidi_Control property
+        (0x061C, 0x061C),  # ARABIC LETTER MARK
+        (0x200E, 0x200F),  # LEFT-TO-RIGHT MARK, RIGHT-TO-LEFT MARK
+        (0x202A, 0x202E),  # embeddings, pop, overrides
+        (0x2066, 0x2069),  # isolates and pop isolate
+    ),
+    TAG: ((0xE0000, 0xE007F),),  # the whole tag block, assigned or not
+    VARIATION_SELECTOR: (  # exactly the Variation_Selector property
+        (0x180B, 0x180D),  # MONGOLIAN FREE VARIATION SELECTOR ONE..THREE
+        (0x180F, 0x180F),  # MONGOLIAN FREE VARIATION SELECTOR FOUR
+        (0xFE00, 0xFE0F),  # VS1-VS16
+        (0xE0100, 0xE01EF),  # VS17-VS256
+    ),
+    BOM: ((0xFEFF, 0xFEFF),),  # ZERO WIDTH NO-BREAK SPACE
     INVISIBLE: (
-        (0x2061, 0x2064),
-        (0x206A, 0x206F),
-        (0xFFF9, 0xFFFB),
-        (0x115F, 0x1160),
-        (0x3164, 0x3164),
-        (0xFFA0, 0xFFA0),
+        (0x00AD, 0x00AD),  # SOFT HYPHEN
+        (0x034F, 0x034F),  # COMBINING GRAPHEME JOINER
+        (0x115F, 0x1160),  # HANGUL CHOSEONG / JUNGSEONG FILLER
+        (0x17B4, 0x17B5),  # KHMER VOWEL INHERENT AQ, AA
+        (0x2061, 0x2065),  # invisible operators and the reserved U+2065
+        (0x206A, 0x206F),  # deprecated format controls
+        (0x3164, 0x3164),  # HANGUL FILLER
+        (0xFFA0, 0xFFA0),  # HALFWIDTH HANGUL FILLER
+        (0xFFF0, 0xFFFB),  # reserved U+FFF0..U+FFF8, interlinear annotation
+        (0x13430, 0x1343F),  # Egyptian hieroglyph format controls
+        (0x1BCA0, 0x1BCA3),  # shorthand format controls
+        (0x1D173, 0x1D17A),  # musical symbol format controls
+        (0xE0080, 0xE00FF),  # reserved default-ignorable code points
+        (0xE01F0, 0xE0FFF),  # reserved default-ignorable code points
     ),
 }
 
@@ -126,11 +187,15 @@ _DEFAULT_LIMIT = 20
 _WARNING_PREFIX = "HIDDEN CHARACTERS:"
 _FLAG_BASE = "\U0001f3f4"  # WAVING BLACK FLAG, the base of subdivision flags
 _CANCEL_TAG = "\U000e007f"
+_FLAG_BODY_LENGTHS = range(3, 7)  # a 2-letter region plus 1-4 letters or digits
 _KEYCAP = "\u20e3"
 _KEYCAP_BASES = frozenset("0123456789#*")
 _VS16 = "\ufe0f"
 _JOINERS = frozenset("\u200c\u200d")
+_BLANK_SYMBOLS = frozenset("\u2800")  # BRAILLE PATTERN BLANK: a symbol that draws nothing
+_NOT_VISIBLE = frozenset({"Zs", "Zl", "Zp", "Cc", "Cf", "Cn", "Co", "Cs"})
 _IDEOGRAPHS = ((0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF), (0x20000, 0x3FFFF))
+_MONGOLIAN_LETTERS = (0x1820, 0x18AA)
 
 
 class HiddenChar(NamedTuple):
@@ -157,177 +222,212 @@ class ScanResult(NamedTuple):
 _NOT_SCANNED = ScanResult(False, False, (), "")
 
 
-def _hc_table() -> dict[int, str]:
+def _category_table() -> dict[int, str]:
     table: dict[int, str] = {}
     for category, spans in RANGES.items():
-        for lo, hi in spans:
-            for cp in range(lo, hi + 1):
-                table[cp] = category
+        for low, high in spans:
+            for codepoint in range(low, high + 1):
+                table[codepoint] = category
     return table
 
 
-_CATEGORY_OF: dict[int, str] = _hc_table()
+_CATEGORY_OF: dict[int, str] = _category_table()
 
 
-def _hc_class(categories: tuple[str, ...]) -> str:
+def _character_class(categories: tuple[str, ...]) -> str:
     """One bounded character class over the ranges of `categories`."""
     spans = "".join(f"\\U{lo:08X}-\\U{hi:08X}" for c in categories for lo, hi in RANGES[c])
     return f"[{spans}]"
 
 
 # One class, no alternation and no nesting: a linear C scan to the next candidate.
-_ANY = re.compile(_hc_class(CATEGORIES))
-_TAG_RUN = re.compile(_hc_class((TAG,)) + "+")
+_ANY_HIDDEN = re.compile(_character_class(CATEGORIES))
+_TAG_RUN = re.compile(_character_class((TAG,)) + "+")
 _NAMES: dict[int, str] = {}
 
 
-def _hc_name(cp: int) -> str:
-    name = _NAMES.get(cp)
+def _name(codepoint: int) -> str:
+    name = _NAMES.get(codepoint)
     if name is None:
-        name = _NAMES[cp] = unicodedata.name(chr(cp), "")
+        name = _NAMES[codepoint] = unicodedata.name(chr(codepoint), "")
     return name
 
 
-def _hc_label(cp: int) -> str:
-    return f"U+{cp:04X}"
+def _label(codepoint: int) -> str:
+    return f"U+{codepoint:04X}"
 
 
-def _hc_plain(ch: str) -> bool:
-    """Plain non-ASCII: at or above U+0080 and not a table code point."""
-    cp = ord(ch)
-    return cp >= 0x80 and cp not in _CATEGORY_OF
+def _visible(char: str) -> bool:
+    """Draws something: printable ASCII, or non-ASCII outside the table that is not a
+    space, a control, a format character, unassigned, private use or a blank symbol."""
+    codepoint = ord(char)
+    if codepoint < 0x80:
+        return 0x21 <= codepoint <= 0x7E
+    if codepoint in _CATEGORY_OF or char in _BLANK_SYMBOLS:
+        return False
+    return unicodedata.category(char) not in _NOT_VISIBLE
 
 
-def _hc_is_vs(cp: int) -> bool:
-    return _CATEGORY_OF.get(cp) == VARIATION_SELECTOR
+def _visible_non_ascii(char: str) -> bool:
+    return ord(char) >= 0x80 and _visible(char)
 
 
-def _hc_ideograph(cp: int) -> bool:
-    return any(lo <= cp <= hi for lo, hi in _IDEOGRAPHS)
+def _base(char: str) -> bool:
+    """A visible non-ASCII character that is not a combining mark."""
+    return _visible_non_ascii(char) and not unicodedata.category(char).startswith("M")
 
 
-def _hc_vs_exempt(text: str, i: int) -> bool:
-    """Rule 4: one selector directly after a base defined for it."""
+def _within(codepoint: int, low: int, high: int) -> bool:
+    return low <= codepoint <= high
+
+
+def _selector_exempt(text: str, i: int) -> bool:
+    """One variation selector directly after a base it can apply to."""
     if i == 0:
         return False
-    base = text[i - 1]
-    if ord(text[i]) < 0xE0100:  # VS1-VS16 (VS17-VS256 start at U+E0100)
-        if _hc_plain(base):
-            return True
-        return (
-            text[i] == _VS16
-            and base in _KEYCAP_BASES
-            and i + 1 < len(text)
-            and text[i + 1] == _KEYCAP
-        )
-    return _hc_ideograph(ord(base))  # VS17-VS256
+    selector, base = ord(text[i]), text[i - 1]
+    if selector >= 0xE0100:  # VS17-VS256: ideographic variation sequences only
+        return any(_within(ord(base), low, high) for low, high in _IDEOGRAPHS)
+    if selector < 0xFE00:  # a Mongolian free variation selector
+        return _within(ord(base), *_MONGOLIAN_LETTERS) and _base(base)
+    if _base(base):  # VS1-VS16: emoji presentation, standardized variants
+        return True
+    return (  # keycap: digit, # or * then U+FE0F then U+20E3
+        text[i] == _VS16 and base in _KEYCAP_BASES and text[i + 1 : i + 2] == _KEYCAP
+    )
 
 
-def _hc_exempt(text: str, i: int) -> bool:
-    """Rules 2-4 for a single (non-tag) table code point at index i."""
-    ch = text[i]
-    cp = ord(ch)
-    if cp == 0xFEFF:
+def _joiner_exempt(text: str, i: int) -> bool:
+    """ZWJ/ZWNJ inside a word or an emoji sequence: a base on the right, and on the left
+    a visible non-ASCII character or an exempted variation selector."""
+    if i == 0 or i + 1 >= len(text) or not _base(text[i + 1]):
+        return False
+    left = text[i - 1]
+    if _visible_non_ascii(left):
+        return True
+    return _CATEGORY_OF.get(ord(left)) == VARIATION_SELECTOR and _selector_exempt(text, i - 1)
+
+
+def _exempt(text: str, i: int) -> bool:
+    """The default-mode exemption of the single (non-tag) table code point at `i`."""
+    char = text[i]
+    if char == "\ufeff":
         return i == 0
-    if ch in _JOINERS:
-        if i == 0 or i + 1 >= len(text) or not _hc_plain(text[i + 1]):
-            return False
-        left = text[i - 1]
-        if _hc_plain(left):
-            return True
-        return _hc_is_vs(ord(left)) and _hc_vs_exempt(text, i - 1)
-    if _hc_is_vs(cp):
-        return _hc_vs_exempt(text, i)
+    if char in _JOINERS:
+        return _joiner_exempt(text, i)
+    if _CATEGORY_OF[ord(char)] == VARIATION_SELECTOR:
+        return _selector_exempt(text, i)
     return False
 
 
-def _hc_flag_run(text: str, start: int, end: int) -> bool:
-    """Rule 5: the tag run [start, end) is the body of a subdivision flag."""
+def _flag_body(text: str, start: int, end: int) -> bool:
+    """The tag run [start, end) is the body and cancel tag of a subdivision flag."""
     if start == 0 or text[start - 1] != _FLAG_BASE or text[end - 1] != _CANCEL_TAG:
         return False
     body = text[start : end - 1]
-    if not 3 <= len(body) <= 7:
+    if len(body) not in _FLAG_BODY_LENGTHS:
         return False
-    return all(0xE0030 <= ord(c) <= 0xE0039 or 0xE0061 <= ord(c) <= 0xE007A for c in body)
+    return all(_within(ord(c), 0xE0030, 0xE0039) or _within(ord(c), 0xE0061, 0xE007A) for c in body)
 
 
-def _hc_reported(text: str, strict: bool) -> list[int]:
-    """Indices of every reported code point, ascending."""
-    found: list[int] = []
-    search, tag_run = _ANY.search, _TAG_RUN.match
+def _has_visible(text: str, start: int, end: int) -> bool:
+    return any(_visible(char) for char in text[start:end])
+
+
+def _reported(text: str, strict: bool) -> list[int]:
+    """Indices of every reported code point, ascending.
+
+    Hits are gathered into groups that no visible character separates; a group of
+    HIDDEN_RUN_LIMIT or more is reported whole, a smaller one less its exemptions."""
+    if strict:
+        return [match.start() for match in _ANY_HIDDEN.finditer(text)]
+    reported: list[int] = []
+    group: list[tuple[int, bool]] = []  # (index, exempt) since the last visible character
+
+    def close_group() -> None:
+        whole = len(group) >= HIDDEN_RUN_LIMIT
+        reported.extend(index for index, exempt in group if whole or not exempt)
+        group.clear()
+
+    search, tag_run = _ANY_HIDDEN.search, _TAG_RUN.match
+    previous_end = 0
     match = search(text)
     while match is not None:
         start = match.start()
+        if group and _has_visible(text, previous_end, start):
+            close_group()
         run = tag_run(text, start)
-        if run is not None:  # a tag: rule 5 needs the whole run
+        if run is not None:  # a tag: the flag rule needs the whole run
             end = run.end()
-            if strict or not _hc_flag_run(text, start, end):
-                found.extend(range(start, end))
+            flag = _flag_body(text, start, end)
+            group.extend((index, flag) for index in range(start, end))
         else:
             end = start + 1
-            if strict or not _hc_exempt(text, start):
-                found.append(start)
+            group.append((start, _exempt(text, start)))
+        previous_end = end
         match = search(text, end)
-    return found
+    close_group()
+    return reported
 
 
-def _hc_snapshot(text: object) -> str | None:
+def _str_value_or_none(text: object) -> str | None:
     """The exact `str` value of `text` (a subclass read through `str` itself), or None."""
     if not isinstance(text, str):
         return None
     return str.__str__(text)
 
 
-def _hc_flag(value: object) -> bool:
-    return value if isinstance(value, bool) else False
+def _strict_option(strict: object) -> bool:
+    if not isinstance(strict, bool):
+        raise TypeError(f"strict must be a bool, not {type(strict).__name__}")
+    return strict
 
 
-def text_digest(text: object) -> str:
+def text_digest(text: str) -> str:
     """sha256 hex of the text's UTF-8 bytes (lone surrogates passed through); "" for non-str."""
-    snap = _hc_snapshot(text)
+    snap = _str_value_or_none(text)
     if snap is None:
         return ""
     return hashlib.sha256(snap.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def category_of(char: object) -> str:
+def category_of(char: str | int) -> str:
     """The table category of one code point (a str of length 1, or an int); "" if none."""
     if isinstance(char, str):
-        if len(char) != 1:
-            return ""
-        return _CATEGORY_OF.get(ord(char), "")
+        return _CATEGORY_OF.get(ord(char), "") if len(char) == 1 else ""
     if isinstance(char, int) and not isinstance(char, bool):
         return _CATEGORY_OF.get(int(char), "")
     return ""
 
 
-def scan(text: object, *, strict: object = False) -> ScanResult:
+def scan(text: str, *, strict: bool = False) -> ScanResult:
     """Every reported invisible code point of `text`, with position and category."""
+    strict = _strict_option(strict)
     try:
-        snap = _hc_snapshot(text)
+        snap = _str_value_or_none(text)
         if snap is None:
             return _NOT_SCANNED
         digest = text_digest(snap)
         if snap.isascii():
             return ScanResult(True, True, (), digest)
         findings: list[HiddenChar] = []
-        line, line_start, prev = 1, 0, 0
-        for index in _hc_reported(snap, _hc_flag(strict)):
-            newlines = snap.count("\n", prev, index)
+        line, line_start, previous = 1, 0, 0
+        for index in _reported(snap, strict):
+            newlines = snap.count("\n", previous, index)
             if newlines:
                 line += newlines
-                line_start = snap.rfind("\n", prev, index) + 1
-            prev = index
-            cp = ord(snap[index])
+                line_start = snap.rfind("\n", previous, index) + 1
+            previous = index
+            codepoint = ord(snap[index])
             findings.append(
                 HiddenChar(
                     index,
                     line,
                     index - line_start + 1,
-                    cp,
-                    _hc_label(cp),
-                    _hc_name(cp),
-                    _CATEGORY_OF[cp],
+                    codepoint,
+                    _label(codepoint),
+                    _name(codepoint),
+                    _CATEGORY_OF[codepoint],
                 )
             )
         return ScanResult(True, not findings, tuple(findings), digest)
@@ -335,19 +435,19 @@ def scan(text: object, *, strict: object = False) -> ScanResult:
         return _NOT_SCANNED
 
 
-def _hc_rewrite(text: object, strict: object, show: bool) -> str:
+def _rewrite(text: object, strict: bool, show: bool) -> str:
     try:
-        snap = _hc_snapshot(text)
+        snap = _str_value_or_none(text)
         if snap is None:
             return ""
         if snap.isascii():
             return snap
         parts: list[str] = []
         last = 0
-        for index in _hc_reported(snap, _hc_flag(strict)):
+        for index in _reported(snap, strict):
             parts.append(snap[last:index])
             if show:
-                parts.append(f"<{_hc_label(ord(snap[index]))}>")
+                parts.append(f"<{_label(ord(snap[index]))}>")
             last = index + 1
         parts.append(snap[last:])
         return "".join(parts)
@@ -355,53 +455,60 @@ def _hc_rewrite(text: object, strict: object, show: bool) -> str:
         return ""
 
 
-def reveal(text: object, *, strict: object = False) -> str:
+def reveal(text: str, *, strict: bool = False) -> str:
     """`text` with each reported code point shown as `<U+XXXX>`; "" for non-str."""
-    return _hc_rewrite(text, strict, True)
+    return _rewrite(text, _strict_option(strict), True)
 
 
-def strip(text: object, *, strict: object = False) -> str:
+def strip(text: str, *, strict: bool = False) -> str:
     """`text` with each reported code point deleted; "" for non-str."""
-    return _hc_rewrite(text, strict, False)
+    return _rewrite(text, _strict_option(strict), False)
 
 
-def _hc_field(record: object, key: str) -> Any:
+def _field(record: object, key: str) -> Any:
     if isinstance(record, Mapping):
         return record.get(key)
     return getattr(record, key, None)
 
 
-def _hc_posint(value: object) -> bool:
+def _positive_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 1
 
 
-def warning(result: object, *, limit: object = _DEFAULT_LIMIT) -> str:
+def _limit_option(limit: object) -> int:
+    if not isinstance(limit, int) or isinstance(limit, bool):
+        raise TypeError(f"limit must be an int, not {type(limit).__name__}")
+    if limit < 0:
+        raise ValueError(f"limit must be >= 0, got {limit}")
+    return int(limit)
+
+
+def warning(result: ScanResult | Mapping[str, Any], *, limit: int = _DEFAULT_LIMIT) -> str:
     """One line naming each distinct hidden code point, or "" when there is nothing to say."""
+    cap = _limit_option(limit)
     try:
-        valid = isinstance(limit, int) and not isinstance(limit, bool) and limit >= 0
-        cap = int(limit) if valid else _DEFAULT_LIMIT  # type: ignore[call-overload]
-        findings = _hc_field(result, "findings")
+        findings = _field(result, "findings")
         if not isinstance(findings, (list, tuple)):
             return ""
-        seen: dict[int, list[int]] = {}  # codepoint -> [count, line, column]
+        seen: dict[int, list[int]] = {}  # codepoint -> [count, first line, first column]
         total = 0
         for finding in tuple(findings):
-            cp = _hc_field(finding, "codepoint")
-            line = _hc_field(finding, "line")
-            column = _hc_field(finding, "column")
-            if type(cp) is not int or cp not in _CATEGORY_OF:
+            codepoint = _field(finding, "codepoint")
+            line = _field(finding, "line")
+            column = _field(finding, "column")
+            if type(codepoint) is not int or codepoint not in _CATEGORY_OF:
                 continue
-            if not (_hc_posint(line) and _hc_posint(column)):
+            if not (_positive_int(line) and _positive_int(column)):
                 continue
             total += 1
-            if cp in seen:
-                seen[cp][0] += 1
+            if codepoint in seen:
+                seen[codepoint][0] += 1
             else:
-                seen[cp] = [1, int(line), int(column)]
+                seen[codepoint] = [1, int(line), int(column)]
         if not total:
             return ""
         named = [
-            f"{_hc_label(cp)} {_hc_name(cp) or '<unnamed>'} [{_CATEGORY_OF[cp]}]"
+            f"{_label(cp)} {_name(cp) or '<unnamed>'} [{_CATEGORY_OF[cp]}]"
             f" x{count} (first at line {line}, column {column})"
             for cp, (count, line, column) in list(seen.items())[:cap]
         ]
@@ -432,21 +539,26 @@ def _self_check() -> None:
         True, True, (), text_digest("plain ascii\twith\ncontrols\x1b[0m")
     )
     for bad in (None, b"\xe2\x80\x8b", 42):
-        assert scan(bad) == ScanResult(False, False, (), "")
+        assert scan(bad) == ScanResult(False, False, (), "")  # type: ignore[arg-type]
     assert scan("\ufeffhello").clean
     assert [(f.index, f.category) for f in scan("hel\ufefflo").findings] == [(3, BOM)]
     family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"
     assert scan(family).clean and len(scan(family, strict=True).findings) == 2
+    assert scan("\u0645\u06cc\u200c\u062e").clean  # Persian ZWNJ inside a word
     assert [f.codepoint for f in scan("a\u200db").findings] == [0x200D]
     flag = "\U0001f3f4" + "".join(chr(0xE0000 + ord(c)) for c in "gbeng") + "\U000e007f"
     assert scan(flag).clean and len(scan(flag, strict=True).findings) == 6
     assert reveal("a\u202eb") == "a<U+202E>b" and strip("a\u202eb") == "ab"
     assert scan("\u2764\ufe0f").clean
     assert [f.category for f in scan("a\ufe0f").findings] == [VARIATION_SELECTOR]
+    # invisible bases never carry an exemption: joiner bits between direction marks
+    bits = "\u200e" + "\u200e".join("\u200d\u200c\u200d") + "\u200e"
+    assert len(scan("x" + bits + "y").findings) == len(bits)
+    assert [f.codepoint for f in scan("soft\u00adhyphen").findings] == [0xAD]
     assert warning(scan("x\u200by")).startswith("HIDDEN CHARACTERS:")
     assert "U+200B" in warning(scan("x\u200by")) and warning(scan("clean")) == ""
-    # limits: joiners between plain non-ASCII letters and soft hyphens pass unseen
-    assert scan("\u0430\u200d\u0435").clean and scan("soft\u00adhyphen").clean
+    # a limit: one joiner between look-alike letters passes unseen
+    assert scan("\u0430\u200d\u0435").clean
     print("hidden_chars self-check: all assertions passed")
 
 
