@@ -98,3 +98,30 @@ def test_hooks_pass_on_clean_files(tmp_path: Path, hook_id: str) -> None:
     names = _git_repo(tmp_path, {"ok.py": "print('fine')\n", "notes.md": "# plain notes\n"})
     done = _run_hook(hook_id, tmp_path, names)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_ci_runs_the_real_pre_commit_on_both_hooks_red_and_green() -> None:
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    step = ci[ci.index("the real pre-commit") :]
+    assert 'pre-commit try-repo "$checkout" "$hook"' in step
+    assert "for hook in agentops-secrets agentops-hidden-chars" in step
+    assert "expect pass" in step and "expect fail" in step and "- exit code: 3" in step
+    assert "PIP_NO_INDEX=1" in step  # the hook environments install with no index
+
+
+def test_pre_commit_is_a_dev_tool_never_a_runtime_or_test_dependency() -> None:
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    extras = {
+        name: line
+        for name, line in re.findall(r"^(\w+) = (\[.*\])$", text, flags=re.MULTILINE)
+        if name in ("dev", "test", "dependencies")
+    }
+    assert "pre-commit" in extras["dev"]
+    assert "pre-commit" not in extras["test"] and extras["dependencies"] == "[]"
+
+
+def test_readme_snippet_names_the_rev_convention_and_both_hook_ids() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    snippet = readme[readme.index("## pre-commit") :].split("```")[1]
+    assert re.search(r"rev: v\d+\.\d+\.\d+", snippet)
+    assert "id: agentops-secrets" in snippet and "id: agentops-hidden-chars" in snippet

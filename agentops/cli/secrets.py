@@ -350,9 +350,14 @@ def skip_kind(reason: str) -> str:
     return reason.split(":", 1)[0].strip()
 
 
+# Below this many files, starting worker processes costs more than it saves (a
+# pre-commit hook passes a handful of staged files per call).
+PARALLEL_MIN_FILES = 32
+
+
 def _results(files: list[str], key: bytes, jobs: int) -> Iterator[FileResult]:
     """One result per file, in the order of `files`, whatever the number of workers."""
-    if jobs <= 1 or len(files) < 2:
+    if jobs <= 1 or len(files) < PARALLEL_MIN_FILES:
         for path in files:
             yield _secret_scan.scan_file(path, key)
         return
