@@ -278,14 +278,6 @@ def test_parsing_any_line_never_raises(line: str) -> None:
     assert parsed or value is None
 
 
-@given(json_values)
-def test_local_redaction_keeps_the_shape(value: Any) -> None:
-    same = _transcript.redact_json_like_local(value, lambda text: text)
-    assert same == value
-    marked = _transcript.redact_json_like_local(value, lambda text: "#" + text)
-    assert _all_strings(marked) == ["#" + s for s in _all_strings(value)]
-
-
 def test_paths_for_lists_objects_and_odd_keys() -> None:
     value = {"a": [{"b": "x"}, ["y"]], "two words": "z", "k": {"": "w"}}
     assert [(i.path, i.text, i.is_key) for i in _transcript.strings(value)] == [

@@ -123,33 +123,6 @@ def _join(path: str, segment: str) -> str:
     return segment if path == ROOT_PATH else f"{path}.{segment}"
 
 
-def redact_json_like_local(value: Any, redact: Callable[[str], str]) -> Any:
-    """The same shape back with `redact` applied to every string and key.
-
-    Iterative, so depth never raises. Used until the pure module's own function
-    is available (see `json_redactor`)."""
-    holder: list[Any] = [None]
-    stack: list[tuple[Any, Any, Any]] = [(value, holder, 0)]
-    while stack:
-        item, parent, slot = stack.pop()
-        if isinstance(item, str):
-            parent[slot] = redact(item)
-        elif isinstance(item, dict):
-            copy: dict[str, Any] = {}
-            parent[slot] = copy
-            for key, child in item.items():
-                new_key = redact(key) if isinstance(key, str) else key
-                copy[new_key] = None
-                stack.append((child, copy, new_key))
-        elif isinstance(item, list):
-            items: list[Any] = [None] * len(item)
-            parent[slot] = items
-            stack.extend((child, items, index) for index, child in enumerate(item))
-        else:
-            parent[slot] = item
-    return holder[0]
-
-
 def dump_line(value: Any) -> str:
     """One JSON line for `value`: readable UTF-8 where the text allows, ASCII escapes
     where it holds a lone surrogate (which UTF-8 cannot carry)."""

@@ -34,7 +34,7 @@ import os
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 from agentops.cli import _baseline, _common, _sarif, _secret_scan, _transcript
@@ -123,22 +123,23 @@ def run_redact(args: argparse.Namespace) -> int:
 
 
 def _redact_transcript(text: str) -> tuple[str, list[str]]:
-    """Each JSON line back as one valid JSON line with its strings redacted; a line
-    that is not JSON redacted as text; blank lines kept."""
-    from agentops.secret_redaction import redact_secret_shapes
+    """Each JSON line back as one valid JSON line with every string (keys included)
+    redacted by the pure module's `redact_json_like`; a line that is not JSON redacted
+    as text; blank lines kept. Shapes are listed in document order."""
+    from agentops.secret_redaction import redact_json_like, redact_secret_shapes
 
     shapes: list[str] = []
-
-    def redact_string(value: str) -> str:
-        result = redact_secret_shapes(value)
-        shapes.extend(result.shapes)
-        return result.text
-
-    redact_value = json_redactor(redact_string)
     out: list[str] = []
     for line in text.split("\n"):
         parsed, value = _plain_parse(line) if line.strip() else (False, None)
-        out.append(_transcript.dump_line(redact_value(value)) if parsed else redact_string(line))
+        if parsed:
+            out.append(_transcript.dump_line(redact_json_like(value)))
+            for item in _transcript.strings(value):
+                shapes.extend(redact_secret_shapes(item.text).shapes)
+        else:
+            result = redact_secret_shapes(line)
+            out.append(result.text)
+            shapes.extend(result.shapes)
     return "\n".join(out), shapes
 
 
@@ -149,15 +150,6 @@ def _plain_parse(line: str) -> tuple[bool, Any]:
         return True, json.loads(line)
     except (ValueError, RecursionError):
         return False, None
-
-
-def json_redactor(redact_string: Callable[[str], str]) -> Callable[[Any], Any]:
-    """A function redacting every string of a JSON-like value with `redact_string`.
-
-    The pure module's `redact_json_like` is the one call a recall path uses; this
-    walk applies the same rule through a callback, so the command can collect the
-    shape names it prints with `--json`."""
-    return lambda value: _transcript.redact_json_like_local(value, redact_string)
 
 
 class _Sources:
