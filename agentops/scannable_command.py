@@ -95,7 +95,7 @@ import contextlib
 import functools
 import itertools
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from typing import NamedTuple, NoReturn
 
 __all__ = [
@@ -299,7 +299,7 @@ class BlindWord(NamedTuple):
 
     position: int  # index in `argv`
     construct: str  # what hides it: "variable $X", "glob .e?v", ...
-    glob: re.Pattern[str] | None  # for a glob, the values it can take; None: any
+    values: re.Pattern[str] | None  # the values it can take (a glob, `$HOME/x`); None: any
 
 
 class SimpleCommand(NamedTuple):
@@ -309,6 +309,7 @@ class SimpleCommand(NamedTuple):
     blind: tuple[BlindWord, ...]  # words whose value is unknown (kept as spelled)
     hidden: str  # "" or the construct that hides what runs (`eval "$X"`, `curl | sh`)
     source: str  # the raw text the command came from (for scanning, never to run)
+    reads: tuple[str, ...] = ()  # files redirected into standard input (`< .env`)
 
 
 class CommandParse(NamedTuple):
@@ -322,7 +323,7 @@ class CommandParse(NamedTuple):
 class _Word(NamedTuple):
     text: str  # the value; an unknown part keeps its source spelling
     blind: str  # "" or the construct that makes the value unknown
-    glob: re.Pattern[str] | None  # the values a glob word can take
+    values: re.Pattern[str] | None  # the values a blind word can take; None: any
     splits: bool  # holds an unquoted unknown, so it may become several words
     process: bool  # a process substitution `<(...)`
 
@@ -345,7 +346,7 @@ class _Input(NamedTuple):
 class _Command:
     """A simple command while it is being built (its stdin may arrive later)."""
 
-    __slots__ = ("hidden", "source", "stdin", "wants_script", "words")
+    __slots__ = ("hidden", "reads", "source", "stdin", "wants_script", "words")
 
     def __init__(self, words: list[_Word], source: str) -> None:
         self.words = words
@@ -353,6 +354,7 @@ class _Command:
         self.hidden = ""
         self.source = source
         self.wants_script = ""  # the shell name when it reads its script from stdin
+        self.reads: list[str] = []  # `< file` targets, shown in the view
 
 
 class _Failure(Exception):
@@ -542,7 +544,7 @@ class _Parser:
         words = command.words
         name = words[0].text
         if words[0].blind:
-            if words[0].splits or words[0].glob is not None:
+            if words[0].splits or words[0].blind.startswith("glob "):
                 command.hidden = f"a command name from {words[0].blind}"
             return
         if name in _SHELLS:
@@ -913,6 +915,7 @@ class _Parser:
             command.stdin = _Input("herestring", value, "a here-string")
         elif kind == "<":
             command.stdin = _Input("file", None, "a file")
+            command.reads.extend(word.text for word in self.finish_word(pieces))
 
     def read_heredoc_bodies(self) -> None:
         text = self.text
@@ -1134,13 +1137,14 @@ def _split_fields(cells: list[str | _Piece]) -> list[_Word]:
         nonlocal blind, globbed, splits, process, present, in_class
         if present:
             value = "".join(text)
-            glob = None
+            values = None
             construct = blind
             if globbed and not blind:
-                leading = "(?!\\.)" if value[:1] in "*?[" else ""
-                glob = re.compile(leading + "".join(pattern), re.DOTALL)
                 construct = f"glob {_shorten(value)}"
-            fields.append(_Word(value, construct, glob, splits, process))
+            if construct and not splits:  # the values it can take (an unquoted unknown: any)
+                leading = "(?!\\.)" if globbed and value[:1] in "*?[" else ""
+                values = re.compile(leading + "".join(pattern), re.DOTALL)
+            fields.append(_Word(value, construct, values, splits, process))
         text.clear()
         pattern.clear()
         blind, globbed, splits, process, present, in_class = "", False, False, False, False, False
@@ -1349,12 +1353,12 @@ def parse_command(command: str) -> CommandParse:
 
 def _public(command: _Command) -> SimpleCommand:
     blind = tuple(
-        BlindWord(index, word.blind, word.glob)
+        BlindWord(index, word.blind, word.values)
         for index, word in enumerate(command.words)
         if word.blind
     )
     argv = tuple(word.text for word in command.words)
-    return SimpleCommand(argv, blind, command.hidden, command.source)
+    return SimpleCommand(argv, blind, command.hidden, command.source, tuple(command.reads))
 
 
 def simple_commands(command: str) -> list[list[str]]:
@@ -1402,62 +1406,83 @@ def _rule_probes(rule: re.Pattern[str]) -> tuple[str, ...]:
 _PROBE_CACHE: dict[tuple[str, int], tuple[str, ...]] = {}
 
 
+# Inside a view, a blank within one argument is shown as U+2420 (a visible sign, not
+# whitespace), so `\S+` in a rule is exactly one argument and a commit message that
+# mentions `git push --force` does not read as that command.
+_BLANK_IN_ARGUMENT = str.maketrans(dict.fromkeys(" \t\n\r\v\f", "\u2420"))
+
+
 def _view(command: SimpleCommand, probe: str | None = None) -> str:
-    if probe is None:
-        return " ".join(command.argv)
+    """The argv joined by spaces, then `< file` for each input redirection."""
     words = list(command.argv)
-    for blind in command.blind:
-        if blind.glob is None or blind.glob.fullmatch(probe):
-            words[blind.position] = probe
-    return " ".join(words)
+    if probe is not None:
+        for blind in command.blind:
+            if blind.values is None or blind.values.fullmatch(probe):
+                words[blind.position] = probe
+    shown = [word.translate(_BLANK_IN_ARGUMENT) for word in words]
+    for path in command.reads:
+        shown.extend(("<", path.translate(_BLANK_IN_ARGUMENT)))
+    return " ".join(shown)
 
 
 def command_views(command: str) -> list[str]:
-    """Every text a deny rule is matched against for `command` (raw first)."""
+    """Every text a deny rule is matched against for `command`: the raw text and its
+    legacy scannable form (when short enough), then one view per simple command
+    and per pipeline. A rule judged on commands only sees just the latter."""
     parsed = parse_command(command)
-    views, _ = _views(command, parsed)
-    return views
+    text_views, views, _ = _views(command, parsed)
+    return list(dict.fromkeys([*text_views, *views]))
 
 
-def _views(command: str, parsed: CommandParse) -> tuple[list[str], str]:
-    """The views to scan and "" or why some text was too long to scan."""
-    views: list[str] = []
-    too_long = ""
+def _views(command: str, parsed: CommandParse) -> tuple[list[str], list[str], str]:
+    """(views of the whole text, views of commands and pipelines, "" or why some
+    view was too long to scan)."""
     if len(command) <= MAX_VIEW_CHARS:
-        views.extend((command, scannable_command(command)))
-    else:
-        views.extend(simple.source for simple in parsed.commands)
-    views.extend(_view(simple) for simple in parsed.commands)
+        text_views = [command, scannable_command(command)]
+    else:  # each command's own source text stands in for the raw leg
+        text_views = [simple.source for simple in parsed.commands]
+    views = [_view(simple) for simple in parsed.commands]
     views.extend(
         " | ".join(_view(parsed.commands[stage]) for stage in pipeline)
         for pipeline in parsed.pipelines
     )
+    kept_text = [view for view in text_views if len(view) <= MAX_VIEW_CHARS]
     kept = [view for view in views if len(view) <= MAX_VIEW_CHARS]
-    if len(kept) < len(views):
+    too_long = ""
+    if len(kept_text) < len(text_views) or len(kept) < len(views):
         too_long = f"a command longer than {MAX_VIEW_CHARS} characters"
-    return list(dict.fromkeys(kept)), too_long
+    return list(dict.fromkeys(kept_text)), list(dict.fromkeys(kept)), too_long
 
 
-def judge_command(rules: Sequence[re.Pattern[str]], command: str) -> Verdict:
+def judge_command(
+    rules: Sequence[re.Pattern[str]], command: str, *, commands_only: Collection[int] = ()
+) -> Verdict:
     """Deny when a rule matches the raw text or any view; ask when blind; else none.
 
-    Rules are tried in order; the first that matches any view denies. Then the
-    gate asks when the text could not be taken apart, when a view is too long to
-    scan, when a construct hides what runs (`eval "$X"`, a script piped into a
-    shell, `source <(...)`, an unquoted unknown command name), or when some rule
-    would match were an unknown word one of the literals the rule spells."""
+    Rules are tried in order; the first that matches denies. A rule whose index is
+    in `commands_only` is matched against the views of simple commands and
+    pipelines only (parse, don't pattern: a commit message that mentions a flag is
+    not that flag); every other rule also sees the raw text. Then the gate asks
+    when the text could not be taken apart, when a view is too long to scan, when
+    a construct hides what runs (`eval "$X"`, a script piped into a shell,
+    `source <(...)`, an unquoted unknown command name), or when some rule would
+    match were an unknown word one of the literals the rule spells."""
     for position, rule in enumerate(rules):
         if not isinstance(rule, re.Pattern) or not isinstance(rule.pattern, str):
             raise TypeError(f"rules[{position}] must be a compiled str pattern")
+    for index in commands_only:
+        if type(index) is not int or not 0 <= index < len(rules):
+            raise ValueError(f"commands_only holds {index!r}, not an index into rules")
     text = _scannable_text_of(command)
     if text is None:
         return Verdict("ask", -1, "the command is not a string")
     if len(text) > MAX_COMMAND_CHARS:
         return Verdict("ask", -1, f"a command longer than {MAX_COMMAND_CHARS} characters")
     parsed = parse_command(text)
-    views, too_long = _views(text, parsed)
+    text_views, views, too_long = _views(text, parsed)
     for position, rule in enumerate(rules):
-        if any(rule.search(view) for view in views):
+        seen = views if position in commands_only else [*text_views, *views]
+        if any(rule.search(view) for view in seen):
             return Verdict("deny", position, "")
     if parsed.problem:
         return Verdict("ask", -1, f"cannot parse the command: {parsed.problem}")

@@ -149,9 +149,9 @@ def test_blind_words_name_their_construct() -> None:
         5: "glob .e?v",
         6: "parameter expansion ${X:-y}",
     }
-    glob = git.blind[3].glob
+    glob = git.blind[3].values
     assert glob is not None and glob.fullmatch(".env") and not glob.fullmatch(".en/v")
-    star = parse_command("cat *").commands[0].blind[0].glob
+    star = parse_command("cat *").commands[0].blind[0].values
     assert star is not None and star.fullmatch("a") and not star.fullmatch(".env")
     assert parse_command("cat [.]env").commands[0].blind[0].construct == "glob [.]env"
 

@@ -1,14 +1,30 @@
 """The gate's policy file: loading it strictly, deny rules, and grant-class resolution.
 
 Policy file (JSON, default `~/.agentops/policy.json`, `--policy`):
-`{"schema_version": 1, "deny": [{"id", "pattern", "reason"?, "ignore_case"?}],
-"grant_classes": {"<class>": ["<pattern>", ...]}}`. `deny` and `grant_classes`
-may be left out (empty). Duplicate keys anywhere, unknown keys, a wrong
-`schema_version`, a wrong type, a blank or duplicated rule id, a class name that
-is blank or carries surrounding whitespace, an empty pattern list, more than
-`MAX_ALLOWED_CLASSES` classes, or a pattern that does not compile make the whole
-policy unusable (exit 2; the hook blocks). The policy file may be a symlink (a
-dotfiles checkout); it must be a regular file of at most `MAX_POLICY_BYTES`.
+`{"schema_version": 1, "when_blind"?: "ask" | "pass", "deny": [{"id", "pattern",
+"reason"?, "ignore_case"?, "match"?: "text" | "command"}], "grant_classes":
+{"<class>": ["<pattern>", ...]}}`. `deny` and `grant_classes` may be left out
+(empty). A deny rule is a Python regular expression matched (search) against the
+views `scannable_command.judge_command` builds: one per simple command (the
+canonical argv joined by spaces, a blank inside one argument shown as U+2420) and
+one per pipeline, plus, with `match` "text" (the default, as before the key
+existed), the raw command and its legacy scannable form; any match denies. With
+`match` "command" the rule sees parsed commands only, so a commit message that
+mentions `--no-verify` is not that flag.
+`when_blind` (default "ask") says what the hook answers when it cannot see what a
+command runs where a rule could care (an unknown variable, a non-literal
+substitution or glob as an argument a rule could match, `eval "$X"`, a decoded
+payload piped into a shell, text that does not parse or is too long to check in
+the time budget): "ask" puts the command in front of the person with the reason;
+"pass" gives no opinion, so the normal permission flow applies. A policy written
+before the setting existed stays valid and gets "ask". Duplicate keys anywhere,
+unknown keys, a wrong `when_blind`, a wrong `schema_version`, a wrong type, a
+blank or duplicated rule id, a class name that is blank or carries surrounding
+whitespace, an empty pattern list, more than `MAX_ALLOWED_CLASSES` classes, or a
+pattern that does not compile make the whole policy unusable (exit 2; the hook
+blocks). The policy file may be a symlink (a dotfiles checkout); it must be a
+regular file of at most `MAX_POLICY_BYTES`. A starter policy that holds against
+the obfuscations the lexer sees through is `examples/policy.json`.
 """
 
 from __future__ import annotations
@@ -22,19 +38,23 @@ from agentops.cli._common import Refusal
 
 POLICY_SCHEMA_VERSION = 1
 MAX_POLICY_BYTES = 4 * 1024 * 1024
-_POLICY_KEYS = frozenset({"schema_version", "deny", "grant_classes"})
-_RULE_KEYS = frozenset({"id", "pattern", "reason", "ignore_case"})
+_POLICY_KEYS = frozenset({"schema_version", "when_blind", "deny", "grant_classes"})
+WHEN_BLIND_CHOICES = ("ask", "pass")
+_RULE_KEYS = frozenset({"id", "pattern", "reason", "ignore_case", "match"})
+MATCH_CHOICES = ("text", "command")
 
 
 class DenyRule(NamedTuple):
     id: str
     pattern: re.Pattern[str]
     reason: str | None
+    match: str = "text"  # "command": only the parsed views of simple commands
 
 
 class Policy(NamedTuple):
     deny: tuple[DenyRule, ...]
     classes: tuple[tuple[str, tuple[re.Pattern[str], ...]], ...]
+    when_blind: str = "ask"
 
     @property
     def allowed(self) -> tuple[str, ...]:
@@ -72,6 +92,9 @@ def policy_from_document(document: object) -> Policy:
     version = document.get("schema_version")
     if type(version) is not int or version != POLICY_SCHEMA_VERSION:
         raise Refusal(f"schema_version must be {POLICY_SCHEMA_VERSION}")
+    when_blind = document.get("when_blind", "ask")
+    if type(when_blind) is not str or when_blind not in WHEN_BLIND_CHOICES:
+        raise Refusal('when_blind must be "ask" or "pass"')
     deny = document.get("deny", [])
     if type(deny) is not list:
         raise Refusal("deny must be a list")
@@ -98,8 +121,12 @@ def policy_from_document(document: object) -> Policy:
             raise Refusal(f"{where}: ignore_case must be true or false")
         if "pattern" not in entry:
             raise Refusal(f"{where}: pattern is missing")
+        match = entry.get("match", "text")
+        if type(match) is not str or match not in MATCH_CHOICES:
+            raise Refusal(f'{where}: match must be "text" or "command"')
         flags = re.IGNORECASE if ignore_case else 0
-        rules.append(DenyRule(rule_id, _compile(entry["pattern"], flags, where), reason))
+        pattern = _compile(entry["pattern"], flags, where)
+        rules.append(DenyRule(rule_id, pattern, reason, match))
     grant_classes = document.get("grant_classes", {})
     if type(grant_classes) is not dict:
         raise Refusal("grant_classes must be an object")
@@ -113,7 +140,7 @@ def policy_from_document(document: object) -> Policy:
         if type(patterns) is not list or not patterns:
             raise Refusal(f"{where} must be a non-empty list of patterns")
         classes.append((name, tuple(_compile(p, 0, where) for p in patterns)))
-    return Policy(tuple(rules), tuple(classes))
+    return Policy(tuple(rules), tuple(classes), when_blind)
 
 
 def load_policy(path: str) -> Policy:
@@ -141,3 +168,26 @@ def classes_for(policy: Policy, command: str) -> list[str]:
         for name, patterns in policy.classes
         if any(matches_raw_or_scannable(p, command) for p in patterns)
     ]
+
+
+class GateDecision(NamedTuple):
+    """What the deny rules say about one command: "deny", "ask" or "none"."""
+
+    decision: str
+    rule: DenyRule | None  # the deny rule that matched (or that a blind word could match)
+    reason: str  # for "ask": what the gate could not see through
+
+
+def judge(policy: Policy, command: str) -> GateDecision:
+    """The deny rules applied to `command` in bounded time; blind spots per `when_blind`."""
+    from agentops.scannable_command import judge_command
+
+    commands_only = [index for index, rule in enumerate(policy.deny) if rule.match == "command"]
+    patterns = [rule.pattern for rule in policy.deny]
+    verdict = judge_command(patterns, command, commands_only=commands_only)
+    rule = policy.deny[verdict.rule] if verdict.rule >= 0 else None
+    if verdict.decision == "deny":
+        return GateDecision("deny", rule, "")
+    if verdict.decision == "ask" and policy.when_blind == "ask":
+        return GateDecision("ask", rule, verdict.reason)
+    return GateDecision("none", None, "")

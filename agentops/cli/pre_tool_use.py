@@ -1,15 +1,21 @@
 """`agentops hook pre-tool-use`: the Claude Code PreToolUse hook adapter for Bash.
 
-Reads one hook event on stdin, applies the policy's deny rules (`_policy`), then
-spends a matching single-use grant from the store (`_grant_store`).
+Reads one hook event on stdin, applies the policy's deny rules (`_policy.judge`,
+built on `scannable_command.judge_command`), then spends a matching single-use
+grant from the store (`_grant_store`), then asks when the gate was blind.
 
 Malformed input, an unusable policy or any unexpected error -> one stderr line,
 exit 2 (blocks the call). A non-Bash tool -> exit 0, no output. Deny rules first
 (a grant never overrides a deny; a failed audit append is reported on stderr and
-the deny stands), then class resolution (none or several classes -> no output),
-then atomic consumption (success -> an `allow` decision naming the grant id;
-otherwise no output). `AGENTOPS_DISABLED=1` makes the hook exit 0 with no output,
-like every agentops hook (the normal permission flow applies).
+the deny stands), then class resolution and atomic consumption (success -> an
+`allow` decision naming the grant id: the person who minted it saw this exact
+command), then, when the gate could not see what the command runs where a rule
+could care and the policy's `when_blind` is "ask" (the default), an `ask`
+decision whose reason names the construct; otherwise no output. Every input up to
+`MAX_HOOK_INPUT_BYTES` is decided within the time budget: a command longer than
+`scannable_command.MAX_COMMAND_CHARS` is asked about, never scanned slowly.
+`AGENTOPS_DISABLED=1` makes the hook exit 0 with no output, like every agentops
+hook (the normal permission flow applies).
 """
 
 from __future__ import annotations
@@ -107,7 +113,6 @@ def run_hook(args: argparse.Namespace) -> int:
 def _hook(args: argparse.Namespace, raw: bytes) -> str | None:
     """The decision to print, or None for no opinion. Raises on malformed input."""
     from agentops.capability_grant import GrantQuery, command_hash, compose_audit_line
-    from agentops.scannable_command import matches_raw_or_scannable
 
     now = _common.utc_now()
     scope = args.scope
@@ -117,28 +122,37 @@ def _hook(args: argparse.Namespace, raw: bytes) -> str | None:
     if command is None:
         return None
     policy = _policy.load_policy(_policy.policy_path(args))
-    for rule in policy.deny:
-        if matches_raw_or_scannable(rule.pattern, command):
-            seen = {"command": command, "command_sha256": command_hash(command), "scope": scope}
-            try:
-                _grant_store.audit(
-                    args, compose_audit_line("denied", grant=seen, now=now, note=rule.id)
-                )
-            except (OSError, Refusal) as exc:
-                _common.say_error(f"pre-tool-use: audit append failed ({exc}); deny stands")
-            reason = rule.reason or "denied by policy"
-            return _decision("deny", f"agentops policy rule {rule.id}: {reason}")
+    gate = _policy.judge(policy, command)
+    rule = gate.rule
+    if gate.decision == "deny" and rule is not None:
+        seen = {"command": command, "command_sha256": command_hash(command), "scope": scope}
+        try:
+            _grant_store.audit(
+                args, compose_audit_line("denied", grant=seen, now=now, note=rule.id)
+            )
+        except (OSError, Refusal) as exc:
+            _common.say_error(f"pre-tool-use: audit append failed ({exc}); deny stands")
+        reason = rule.reason or "denied by policy"
+        return _decision("deny", f"agentops policy rule {rule.id}: {reason}")
     classes = _policy.classes_for(policy, command)
     if len(classes) != 1:
-        return None  # no class, or an ambiguous one: the normal permission flow applies
+        return _ask_when_blind(gate)  # no class, or an ambiguous one: no grant applies
     query = GrantQuery(command, scope, classes[0], now)
     used = _grant_store.consume(
         _grant_store.store_path(args), query, policy.allowed, args, "hook pre-tool-use"
     )
     if used is None:
-        return None
+        return _ask_when_blind(gate)
     return _decision(
         "allow",
         f"agentops capability grant {used.id} "
         f"(class {used.action_class}, single use, now consumed)",
     )
+
+
+def _ask_when_blind(gate: _policy.GateDecision) -> str | None:
+    """An `ask` decision when the gate could not see what runs; else no opinion."""
+    if gate.decision != "ask":
+        return None
+    concern = f" (rule {gate.rule.id} could match)" if gate.rule is not None else ""
+    return _decision("ask", f"agentops cannot see what this command runs: {gate.reason}{concern}")
