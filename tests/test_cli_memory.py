@@ -1,4 +1,4 @@
-"""Tests for `agentops memory lint|repairs DIR` (memory_integrity.md §12)."""
+"""Tests for `agentops memory lint|repairs DIR` (reference: docs/reference/memory_integrity.md)."""
 
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ case; it also stays in the inventory, where the module counts it as index-exclud
 Neither `index_bytes` nor `budget_bytes` is passed: the index is measured as the
 harness loads it. Nothing is ever written.
 
-Exit codes (memory_integrity.md §12): 0 swept and nothing reported, 3 swept with at
+Exit codes (docs/reference/memory_integrity.md): 0 swept and nothing reported, 3 swept with at
 least one finding or repair, 4 nothing swept (an unlistable DIR included) and any
 unexpected error (a crash must not read as an answer), 2 usage (DIR missing or not a
 directory). When not swept a line starting `NOTHING SWEPT` goes to stderr, and with
