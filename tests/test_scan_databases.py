@@ -191,3 +191,16 @@ def test_is_sqlite(tmp_path: Path) -> None:
     (tmp_path / "b.db").write_bytes(b"SQLite format 2\x00")
     assert not _sqlite_scan.is_sqlite(str(tmp_path / "b.db"))
     assert not _sqlite_scan.is_sqlite(str(tmp_path / "missing.db"))
+
+
+def test_a_secret_shaped_table_or_column_name_is_withheld(tmp_path: Path, capsys: Any) -> None:
+    store = tmp_path / "odd.db"
+    connection = sqlite3.connect(store)
+    connection.execute(f'CREATE TABLE "{AWS}" ("{GITHUB}" TEXT)')
+    connection.execute(f'INSERT INTO "{AWS}" VALUES (?)', (f"v {AWS}",))
+    connection.commit()
+    connection.close()
+    code, out, err = scan(capsys, str(store))
+    assert code == 3
+    assert f"{store}:<name withheld>.<name withheld>[rowid=1] aws-key" in out
+    assert AWS not in out + err and GITHUB not in out + err

@@ -16,7 +16,7 @@ from conftest import run_cli
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agentops.cli import _baseline, _transcript, main
+from agentops.cli import _baseline, _common, _transcript, main
 
 AWS = "AKIA" + "IOSFODNN7EXAMPLE"  # built at run time: this file stays clean
 ZWSP = "\u200b"
@@ -128,6 +128,53 @@ def test_a_huge_line_is_read(tmp_path: Path, capsys: Any) -> None:
     session.write_text(json.dumps({"text": filler + AWS}) + "\n", encoding="utf-8")
     code, out, _ = scan(capsys, str(session))
     assert code == 3 and f"{session}:1:text aws-key" in out
+
+
+def test_a_transcript_is_read_past_the_whole_file_cap(
+    tmp_path: Path, capsys: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(_common, "MAX_FILE_BYTES", 1000)  # sessions grow past any file cap
+    body = "".join(json.dumps({"n": index}) + "\n" for index in range(200))
+    (tmp_path / "long.jsonl").write_text(body + json.dumps({"t": AWS}) + "\n", "utf-8")
+    (tmp_path / "long.txt").write_text(body + AWS + "\n", "utf-8")
+    code, out, err = scan(capsys, str(tmp_path))
+    assert code == 3 and AWS not in out + err
+    assert f"{tmp_path / 'long.jsonl'}:201:t aws-key" in out
+    assert "skipped by kind: larger than 1000 bytes 1" in out  # the plain file still is
+
+
+def test_a_line_over_the_line_cap_is_skipped_and_named(
+    tmp_path: Path, capsys: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(_transcript, "MAX_LINE_BYTES", 100)
+    session = tmp_path / "s.jsonl"
+    session.write_text(
+        json.dumps({"big": "x" * 500 + AWS}) + "\n" + json.dumps({"t": AWS}) + "\n", "utf-8"
+    )
+    code, out, err = scan(capsys, str(session))
+    assert code == 3 and f"{session}:2:t aws-key" in out and f"{session}:1:" not in out
+    assert f"skipped: {session}:1 (line larger than 100 bytes)" in err
+    assert "swept 1 files (1 skipped)" in out
+
+
+def test_a_line_that_is_not_utf8_is_read_with_replacement_and_counted(
+    tmp_path: Path, capsys: Any
+) -> None:
+    session = tmp_path / "s.jsonl"
+    session.write_bytes(b'{"a": "caf\xe9 ' + AWS.encode() + b'"}\n{"b": 1}\n')
+    code, out, _ = scan(capsys, str(session))
+    assert code == 3 and f"{session}:1:a aws-key" in out
+    assert "1 transcript line(s) not UTF-8, read with replacement" in out
+
+
+def test_file_lines_counts_bytes_and_drops_a_leading_bom(tmp_path: Path) -> None:
+    session = tmp_path / "s.jsonl"
+    session.write_bytes("\ufeff{}\r\n\n[1]".encode())
+    source = _transcript.FileLines(str(session))
+    assert source.problem() is None
+    assert list(source) == [(1, "{}\r"), (2, ""), (3, "[1]")]
+    assert source.size == len("\ufeff{}\r\n\n[1]".encode())
+    assert _transcript.FileLines(str(tmp_path / "missing.jsonl")).problem().startswith("unreadable")
 
 
 def test_binary_file_with_a_transcript_name_is_skipped_and_counted(

@@ -44,6 +44,7 @@ class FileResult(NamedTuple):
     skipped: tuple[_common.Skipped, ...]  # the file itself, or parts of a database
     swept: bool  # False when nothing of the file was read
     lines_not_json: int = 0  # transcript lines scanned as text
+    lines_not_utf8: int = 0  # transcript lines read with replacement characters
     blobs_skipped: int = 0  # database values that are neither text nor UTF-8
 
 
@@ -52,14 +53,12 @@ def scan_file(path: str, key: bytes) -> FileResult:
     try:
         if _sqlite_scan.is_sqlite(path):
             return _scan_database(path, key)
+        if _transcript.is_transcript(path):
+            return _scan_transcript(path, key)
         text = _common.read_text_file(path)
         if isinstance(text, _common.Skipped):
             return FileResult(path, 0, (), (text,), False)
-        size = len(text)
-        if _transcript.is_transcript(path):
-            findings, not_json = _scan_transcript(path, text, key)
-            return FileResult(path, size, tuple(findings), (), True, lines_not_json=not_json)
-        return FileResult(path, size, tuple(scan_text(path, text, key)), (), True)
+        return FileResult(path, len(text), tuple(scan_text(path, text, key)), (), True)
     except Exception as exc:  # fail soft: one odd file never ends the sweep
         return FileResult(
             path, 0, (), (_common.Skipped(path, f"scan error: {type(exc).__name__}"),), False
@@ -130,16 +129,35 @@ def _json_findings(
             )
 
 
-def _scan_transcript(path: str, text: str, key: bytes) -> tuple[list[Finding], int]:
+def _scan_transcript(path: str, key: bytes) -> FileResult:
+    """A transcript, line by line (no whole-file cap). A line that is not JSON is
+    scanned as text and counted; a line over the per-line cap is skipped and named."""
+    source = _transcript.FileLines(path)
+    problem = source.problem()
+    if problem is not None:
+        return FileResult(path, 0, (), (_common.Skipped(path, problem),), False)
     findings: list[Finding] = []
     not_json = 0
-    for line in _transcript.lines(text):
+    for line in _transcript.parsed_lines(source):
         if line.parsed:
             findings.extend(_json_findings(path, line.value, key, line=line.number))
         else:
             not_json += 1
             findings.extend(scan_text(path, line.raw, key, line_offset=line.number - 1))
-    return findings, not_json
+    limit = source.max_line_bytes
+    skipped = tuple(
+        _common.Skipped(f"{path}:{number}", f"line larger than {limit} bytes")
+        for number in source.too_large
+    )
+    return FileResult(
+        path,
+        source.size,
+        tuple(findings),
+        skipped,
+        True,
+        lines_not_json=not_json,
+        lines_not_utf8=source.not_utf8,
+    )
 
 
 def _scan_database(path: str, key: bytes) -> FileResult:
@@ -152,7 +170,9 @@ def _scan_database(path: str, key: bytes) -> FileResult:
         reason = f"database could not be opened: {exc}"
         return FileResult(path, 0, (), (_common.Skipped(path, reason),), False)
     skipped = tuple(
-        _common.Skipped(f"{path}:{problem.where}" if problem.where else path, problem.reason)
+        _common.Skipped(
+            f"{path}:{shown_name(problem.where)}" if problem.where else path, problem.reason
+        )
         for problem in reader.problems
     )
     size = _size(path)
@@ -161,9 +181,18 @@ def _scan_database(path: str, key: bytes) -> FileResult:
     )
 
 
+def shown_name(name: str) -> str:
+    """A table or column name as a finding may print it: withheld when it is itself
+    secret-shaped (a name is schema, but a schema is attacker-writable too)."""
+    from agentops.secret_redaction import find_secret_shapes
+
+    return "<name withheld>" if find_secret_shapes(name) else name
+
+
 def _database_value(path: str, value: _sqlite_scan.Value, key: bytes) -> Iterator[Finding]:
     """A JSON value (object or array) is walked so its escapes are decoded and the
     finding names the JSON path too; any other text is scanned as it is."""
+    value = value._replace(table=shown_name(value.table), column=shown_name(value.column))
     stripped = value.text.lstrip()
     if stripped[:1] in ("{", "["):
         parsed, document = _transcript.parse_line(value.text)

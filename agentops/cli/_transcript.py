@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterator
-from typing import Any, NamedTuple
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, BinaryIO, NamedTuple
 
 TRANSCRIPT_SUFFIXES = (".jsonl", ".ndjson")
 ROOT_PATH = "$"
@@ -73,11 +73,75 @@ def parse_line(line: str) -> tuple[bool, Any]:
 
 def lines(text: str) -> Iterator[Line]:
     """Each non-blank line of a JSON-lines text, parsed; blank lines are skipped."""
-    for number, line in enumerate(text.split("\n"), start=1):
+    return parsed_lines(enumerate(text.split("\n"), start=1))
+
+
+def parsed_lines(numbered: Iterable[tuple[int, str]]) -> Iterator[Line]:
+    """Each non-blank (number, text) line, parsed; blank lines are skipped."""
+    for number, line in numbered:
         if not line.strip():
             continue
         parsed, value = parse_line(line)
         yield Line(number, parsed, value, line)
+
+
+MAX_LINE_BYTES = 64 * 1024 * 1024  # one record larger than this is skipped and named
+BINARY_PROBE_BYTES = 8192
+_CHUNK = 1 << 20
+
+
+class FileLines:
+    """A transcript file read line by line: no cap on the file (agent sessions grow
+    past any whole-file cap), a cap on one line. Iterate for (number, text); then
+    read `size`, `too_large` (numbers of lines skipped) and `not_utf8` (lines
+    decoded with replacement characters). `problem()` says why nothing can be read."""
+
+    def __init__(self, path: str, *, max_line_bytes: int | None = None) -> None:
+        self.path = path
+        self.max_line_bytes = MAX_LINE_BYTES if max_line_bytes is None else max_line_bytes
+        self.size = 0
+        self.too_large: list[int] = []
+        self.not_utf8 = 0
+
+    def problem(self) -> str | None:
+        """ "binary" (a NUL byte in the first 8 KiB), "unreadable: ...", or None."""
+        try:
+            with open(self.path, "rb") as handle:
+                head = handle.read(BINARY_PROBE_BYTES)
+        except OSError as exc:
+            return f"unreadable: {exc.strerror or exc}"
+        return "binary" if b"\x00" in head else None
+
+    def __iter__(self) -> Iterator[tuple[int, str]]:
+        with open(self.path, "rb") as handle:
+            number = 0
+            while True:
+                raw = handle.readline(self.max_line_bytes + 1)
+                if not raw:
+                    return
+                number += 1
+                self.size += len(raw)
+                if len(raw) > self.max_line_bytes and not raw.endswith(b"\n"):
+                    self.size += self._skip_rest(handle)
+                    self.too_large.append(number)
+                    continue
+                yield number, self._decode(raw.rstrip(b"\n"), first=number == 1)
+
+    def _skip_rest(self, handle: BinaryIO) -> int:
+        skipped = 0
+        while True:
+            chunk = handle.readline(_CHUNK)
+            skipped += len(chunk)
+            if not chunk or chunk.endswith(b"\n"):
+                return skipped
+
+    def _decode(self, raw: bytes, *, first: bool) -> str:
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            self.not_utf8 += 1
+            text = raw.decode("utf-8", "replace")
+        return text[1:] if first and text.startswith("\ufeff") else text
 
 
 def strings(

@@ -286,6 +286,7 @@ class Scan:
         self.findings: list[Finding] = []
         self.skipped: list[_common.Skipped] = []
         self.lines_not_json = 0
+        self.lines_not_utf8 = 0
         self.blobs_skipped = 0
 
     @classmethod
@@ -306,6 +307,7 @@ class Scan:
         self.swept += 1
         self.findings.extend(result.findings)
         self.lines_not_json += result.lines_not_json
+        self.lines_not_utf8 += result.lines_not_utf8
         self.blobs_skipped += result.blobs_skipped
 
     @property
@@ -330,6 +332,10 @@ class Scan:
             lines.append(f"skipped by kind: {kinds}")
         if self.lines_not_json:
             lines.append(f"{self.lines_not_json} transcript line(s) not JSON, scanned as text")
+        if self.lines_not_utf8:
+            lines.append(
+                f"{self.lines_not_utf8} transcript line(s) not UTF-8, read with replacement"
+            )
         if self.blobs_skipped:
             lines.append(
                 f"{self.blobs_skipped} database value(s) neither text nor UTF-8, not scanned"
@@ -438,6 +444,7 @@ def _scan_document(scan: Scan, active: list[Finding], counts_only: bool) -> dict
         "skipped": [{"path": s.path, "reason": s.reason} for s in scan.skipped],
         "skipped_by_kind": scan.skipped_by_kind(),
         "transcript_lines_not_json": scan.lines_not_json,
+        "transcript_lines_not_utf8": scan.lines_not_utf8,
         "database_values_not_scanned": scan.blobs_skipped,
         "findings_total": len(active),
         "suppressed": scan.suppressed,
