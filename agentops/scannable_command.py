@@ -300,6 +300,7 @@ class BlindWord(NamedTuple):
     position: int  # index in `argv`
     construct: str  # what hides it: "variable $X", "glob .e?v", ...
     values: re.Pattern[str] | None  # the values it can take (a glob, `$HOME/x`); None: any
+    skeleton: str = ""  # the word with its unknown parts left out (`"$D/.env"` -> `/.env`)
 
 
 class SimpleCommand(NamedTuple):
@@ -326,6 +327,7 @@ class _Word(NamedTuple):
     values: re.Pattern[str] | None  # the values a blind word can take; None: any
     splits: bool  # holds an unquoted unknown, so it may become several words
     process: bool  # a process substitution `<(...)`
+    skeleton: str = ""  # the known parts of a word holding an unknown
 
 
 class _Piece(NamedTuple):
@@ -1131,6 +1133,7 @@ def _split_fields(cells: list[str | _Piece]) -> list[_Word]:
     fields: list[_Word] = []
     text: list[str] = []
     pattern: list[str] = []
+    known: list[str] = []
     blind, globbed, splits, process, present, in_class = "", False, False, False, False, False
 
     def close() -> None:
@@ -1144,15 +1147,18 @@ def _split_fields(cells: list[str | _Piece]) -> list[_Word]:
             if construct and not splits:  # the values it can take (an unquoted unknown: any)
                 leading = "(?!\\.)" if globbed and value[:1] in "*?[" else ""
                 values = re.compile(leading + "".join(pattern), re.DOTALL)
-            fields.append(_Word(value, construct, values, splits, process))
+            skeleton = "".join(known) if blind else ""
+            fields.append(_Word(value, construct, values, splits, process, skeleton))
         text.clear()
         pattern.clear()
+        known.clear()
         blind, globbed, splits, process, present, in_class = "", False, False, False, False, False
 
     def add_unquoted(chars: str, later: Callable[[], str]) -> None:
         nonlocal globbed, present, in_class
         for offset, char in enumerate(chars):
             text.append(char)
+            known.append(char)
             present = True
             if in_class:
                 in_class = char != "]"
@@ -1173,6 +1179,7 @@ def _split_fields(cells: list[str | _Piece]) -> list[_Word]:
             add_unquoted(cell, functools.partial(_following_literals, cells, position))
         elif cell.kind == _QUOTED:
             text.append(cell.text)
+            known.append(cell.text)
             pattern.append(re.escape(cell.text))
             present = True
         elif cell.kind == _EXPANDED:
@@ -1353,7 +1360,7 @@ def parse_command(command: str) -> CommandParse:
 
 def _public(command: _Command) -> SimpleCommand:
     blind = tuple(
-        BlindWord(index, word.blind, word.values)
+        BlindWord(index, word.blind, word.values, word.skeleton)
         for index, word in enumerate(command.words)
         if word.blind
     )
@@ -1413,11 +1420,15 @@ _BLANK_IN_ARGUMENT = str.maketrans(dict.fromkeys(" \t\n\r\v\f", "\u2420"))
 
 
 def _view(command: SimpleCommand, probe: str | None = None) -> str:
-    """The argv joined by spaces, then `< file` for each input redirection."""
+    """The argv joined by spaces, then `< file` for each input redirection. With a
+    probe, every blind word that can take that value shows it instead ("" shows
+    each blind word's skeleton)."""
     words = list(command.argv)
     if probe is not None:
         for blind in command.blind:
-            if blind.values is None or blind.values.fullmatch(probe):
+            if probe == "":
+                words[blind.position] = blind.skeleton
+            elif _can_be(blind, probe):
                 words[blind.position] = probe
     shown = [word.translate(_BLANK_IN_ARGUMENT) for word in words]
     for path in command.reads:
@@ -1498,7 +1509,7 @@ def _probe(rules: Sequence[re.Pattern[str]], parsed: CommandParse) -> Verdict:
     """Ask when a rule would match were an unknown word one of the rule's literals."""
     commands = parsed.commands
     for position, rule in enumerate(rules):
-        probes = _rule_probes(rule)
+        probes = ("", *_rule_probes(rule))  # "": each blind word's known parts alone
         for simple in commands:
             if simple.blind and any(rule.search(_view(simple, probe)) for probe in probes):
                 return Verdict("ask", position, _blind_reason(simple))
@@ -1511,6 +1522,14 @@ def _probe(rules: Sequence[re.Pattern[str]], parsed: CommandParse) -> Verdict:
                     blind = next(commands[stage] for stage in pipeline if commands[stage].blind)
                     return Verdict("ask", position, _blind_reason(blind))
     return Verdict("none", -1, "")
+
+
+def _can_be(blind: BlindWord, probe: str) -> bool:
+    """True when `blind` may take the value `probe`. A glob names files, so it is
+    never `~...` or `$...`, which a rule spells for an expansion."""
+    if blind.construct.startswith("glob ") and probe[:1] in "~$":
+        return False
+    return blind.values is None or blind.values.fullmatch(probe) is not None
 
 
 def _blind_reason(simple: SimpleCommand) -> str:

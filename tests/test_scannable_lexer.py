@@ -441,3 +441,35 @@ def test_widening_only_a_raw_match_always_denies(text: str, rule: re.Pattern[str
     if rule.search(text):
         assert judge_command([rule], text).decision == "deny"
         assert matches_raw_or_scannable(rule, text) is True
+
+
+def test_a_blind_word_is_also_tried_as_its_known_parts() -> None:
+    env_file = re.compile(r"^cat\s+/?\.env$")
+    blind = parse_command('cat "$D/.env"').commands[0].blind[0]
+    assert (blind.skeleton, blind.construct) == ("/.env", "variable $D")
+    assert judge_command([env_file], 'cat "$D/.env"', commands_only=[0]) == Verdict(
+        "ask", 0, "an argument of cat comes from variable $D"
+    )
+    assert judge_command([env_file], 'cat "$D/x.txt"', commands_only=[0]).decision == "none"
+
+
+def test_commands_only_rules_do_not_see_the_raw_text() -> None:
+    flag = re.compile(r"\s--no-verify(\s|$)")
+    message = 'git commit -m "docs: explain --no-verify here"'
+    assert judge_command([flag], message) == Verdict("deny", 0, "")
+    assert judge_command([flag], message, commands_only=[0]) == Verdict("none", -1, "")
+    assert judge_command([flag], "git commit --no-verify", commands_only=[0]).decision == "deny"
+    with pytest.raises(ValueError, match="commands_only holds 1, not an index into rules"):
+        judge_command([flag], "ls", commands_only=[1])
+    with pytest.raises(ValueError, match="commands_only holds -1"):
+        judge_command([flag], "ls", commands_only=[-1])
+    with pytest.raises(ValueError, match="commands_only holds '0'"):
+        judge_command([flag], "ls", commands_only=["0"])  # type: ignore[list-item]
+
+
+def test_a_glob_is_never_tried_as_an_expansion() -> None:
+    home = re.compile(r"^rm\s+-rf\s+(~|\$HOME)$")
+    assert judge_command([home], "rm -rf *") == Verdict("none", -1, "")
+    assert judge_command([home], "rm -rf $D") == Verdict(
+        "ask", 0, "an argument of rm comes from variable $D"
+    )
