@@ -136,13 +136,13 @@ def _score_reader(key: object) -> Callable[[object], float]:
     """The `key` option as a function from a pool element to its relevance."""
     if key is None or isinstance(key, str):
         name = key or "score"
-        return lambda element: _read_score(element, lambda e: _field(e, name))
+        return lambda element: _read_score(element, lambda e: _score_field(e, name))
     if callable(key):
         return lambda element: _read_score(element, key)
     raise TypeError(f"key must be None, a str or a callable, not {type(key).__name__}")
 
 
-def _field(element: object, name: str) -> object:
+def _score_field(element: object, name: str) -> object:
     if isinstance(element, Mapping):
         return element.get(name)
     return getattr(element, name, None)
