@@ -78,10 +78,9 @@ def check_sarif(document: dict[str, Any]) -> list[dict[str, Any]]:
         physical = location["physicalLocation"]
         uri = physical["artifactLocation"]["uri"]
         assert uri and "\\" not in uri and " " not in uri
-        region = physical.get("region")
-        if region is not None:
-            assert isinstance(region["startLine"], int) and region["startLine"] >= 1
-            assert region.get("startColumn", 1) >= 1
+        region = physical["region"]  # code scanning places every result on a line
+        assert isinstance(region["startLine"], int) and region["startLine"] >= 1
+        assert region.get("startColumn", 1) >= 1
         for logical in location.get("logicalLocations", []):
             assert logical["fullyQualifiedName"]
     for invocation in run_["invocations"]:
@@ -129,6 +128,25 @@ def test_hidden_chars_sarif(tree: Path, capsys: Any) -> None:
         for r in results
     ) == [("zero_width", "prompt.md"), ("zero_width", "t.jsonl")]
     assert "U+200B ZERO WIDTH SPACE" in results[0]["message"]["text"]
+
+
+def test_sarif_for_a_database_value(tree: Path, capsys: Any) -> None:
+    import sqlite3
+
+    connection = sqlite3.connect(tree / "memory.db")
+    connection.execute("CREATE TABLE blocks (value TEXT)")
+    connection.execute("INSERT INTO blocks VALUES (?)", (f"k {AWS}",))
+    connection.commit()
+    connection.close()
+    code, out, err = run(capsys, "scan-secrets", "--format", "sarif", "memory.db")
+    assert code == 3 and AWS not in out + err
+    (result,) = check_sarif(json.loads(out))
+    (location,) = result["locations"]
+    assert location["physicalLocation"] == {
+        "artifactLocation": {"uri": "memory.db"},
+        "region": {"startLine": 1},
+    }
+    assert location["logicalLocations"] == [{"fullyQualifiedName": "blocks.value[rowid=1]"}]
 
 
 def test_sarif_clean_and_blind(tree: Path, capsys: Any) -> None:

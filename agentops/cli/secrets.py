@@ -481,7 +481,7 @@ def _sarif_document(scan: Scan, active: list[Finding]) -> dict[str, Any]:
             rule_id=f.shape,
             message=f"secret-shaped run ({f.shape}) at {where(f)}; the value is not shown",
             path=f.path,
-            line=f.line,
+            line=f.line or 1,  # code scanning needs a line: a database value points at the file
             column=0 if f.json_path or f.table else f.column,  # JSON columns are in the string
             logical=_logical(f),
             fingerprint=f.fingerprint,
