@@ -13,6 +13,10 @@ of interleaved repetitions:
 - a literal all-pairs near-duplicate pass on the same N files, the yardstick the
   contract's "5x faster than all pairs" budget is measured against.
 
+- hostile directories: 10,000 names alike but for a trailing number (time and peak RSS
+  of a fresh process; targets 5 s and 300 MB) and a 1 GiB sparse topic file (the whole
+  command; target 100 ms).
+
 Run from the project root with nothing installed:  python benchmarks/memory_scale.py
 Options: --files N (default 10000), --repeat R (default 5), --seed S.
 """
@@ -241,7 +245,58 @@ def main() -> int:
                 f" {cpu:.2f} s cpu; whole lint is x{cpu / median(f'lint {sizes[0]}', 1):.1f}"
                 f" faster by cpu (contract asks >= x5)"
             )
+    hostile(args.repeat)
     return 0
+
+
+_HOSTILE_CHILD = """
+import resource, sys, time
+sys.path.insert(0, sys.argv[1])
+from agentops import memory_integrity as mi
+names = [f"feedback_retry_backoff_rule_for_api_calls_{i}.md" for i in range(10_000)]
+files = [(name, "---\\ntype: feedback\\n---\\nfact") for name in names]
+start = time.perf_counter()
+result = mi.lint_memory_integrity("", files)
+seconds = time.perf_counter() - start
+peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+near = [f for f in result.findings if f.check == "near-duplicate-slug"]
+print(f"{seconds} {peak_mb} {len(near)} {len(near[0].files) + near[0].unlisted}")
+"""
+
+
+def hostile(repeat: int) -> None:
+    """The hostile directories of the near-duplicate and file-size limits."""
+    import subprocess
+
+    runs = []
+    for _ in range(repeat):  # a fresh process each time: its peak RSS is the figure
+        done = subprocess.run(
+            [sys.executable, "-c", _HOSTILE_CHILD, ROOT],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        seconds, peak, clusters, members = done.stdout.split()
+        runs.append((float(seconds), float(peak)))
+    print(
+        f"hostile: 10,000 names alike but for a trailing number: {clusters} finding"
+        f" ({members} members); median {statistics.median(r[0] for r in runs):.2f} s,"
+        f" peak RSS {statistics.median(r[1] for r in runs):.0f} MB (targets 5 s, 300 MB)"
+    )
+    with tempfile.TemporaryDirectory() as tmp:
+        with open(os.path.join(tmp, "MEMORY.md"), "w") as handle:
+            handle.write("- [Big](user_big.md)\n")
+        with open(os.path.join(tmp, "user_big.md"), "wb") as handle:
+            handle.truncate(1 << 30)  # sparse: 1 GiB of size, no disk used
+        times = []
+        for _ in range(repeat):
+            start = time.perf_counter()
+            _cli(tmp, "lint")
+            times.append(time.perf_counter() - start)
+        print(
+            f"hostile: a 1 GiB sparse topic file skipped: median"
+            f" {statistics.median(times) * 1000:.1f} ms for the whole command (target 100 ms)"
+        )
 
 
 if __name__ == "__main__":

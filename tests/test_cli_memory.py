@@ -6,13 +6,14 @@ import json
 import os
 import shutil
 import socket
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import run_cli
 
-from agentops.cli import _common, main
+from agentops.cli import main
 from agentops.cli import memory as cli_memory
 from agentops.memory_integrity import Finding
 
@@ -69,8 +70,8 @@ def test_fixture_lint_json(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = cli(capsys, "lint", str(FIXTURE), "--json")
     assert code == 3
     doc = json.loads(out)
-    assert list(doc) == ["swept", "coverage", "findings"]
-    assert doc["swept"] is True
+    assert list(doc) == ["swept", "coverage", "skipped", "findings"]
+    assert doc["swept"] is True and doc["skipped"] == []
     assert doc["coverage"] == {
         "reached": 7,
         "skipped": 1,
@@ -78,7 +79,6 @@ def test_fixture_lint_json(capsys: pytest.CaptureFixture[str]) -> None:
         "contentless": 0,
         "index_excluded": 1,
         "index_read": True,
-        "not_regular": 0,
     }
     assert [(f["check"], f["subject"]) for f in doc["findings"]] == FIXTURE_FINDINGS
     for finding in doc["findings"]:
@@ -90,7 +90,7 @@ def test_fixture_repairs(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = cli(capsys, "repairs", str(FIXTURE), "--json")
     assert code == 3
     doc = json.loads(out)
-    assert list(doc) == ["swept", "coverage", "repairs"]
+    assert list(doc) == ["swept", "coverage", "skipped", "repairs"]
     assert [r["kind"] for r in doc["repairs"]] == FIXTURE_REPAIRS
     assert doc["repairs"][0]["finding"]["check"] == "dead-index-link"
     assert doc["repairs"][0]["prune"] == []
@@ -158,14 +158,128 @@ def test_empty_index_and_unreadable_files_are_not_swept(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     write(tmp_path, {"MEMORY.md": "", "user_a.md": "fact"})
-    real = _common._read_replacing
-    monkeypatch.setattr(
-        _common, "_read_replacing", lambda path: None if path.endswith("user_a.md") else real(path)
-    )
+    refuse_topic_files(monkeypatch)
     code, out, err = cli(capsys, "lint", str(tmp_path), "--json")
-    assert code == 4 and "NOTHING SWEPT" in err
+    assert code == 4 and "NOTHING SWEPT: no topic file could be read" in err
     coverage = json.loads(out)["coverage"]
     assert (coverage["contentless"], coverage["index_excluded"], coverage["skipped"]) == (1, 1, 2)
+
+
+def refuse_topic_files(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every topic file fails to open (running as root, permission bits would not)."""
+    real = os.open
+
+    def refuse(path: Any, flags: int, *args: Any, **kwargs: Any) -> int:
+        if str(path).endswith(".md") and not str(path).endswith("MEMORY.md"):
+            raise PermissionError(13, "Permission denied")
+        return real(path, flags, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", refuse)
+
+
+def test_unreadable_topic_files_exit_4(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    index = "- [A](user_a.md)\n- [B](user_b.md)\n- [C](user_c.md)\n"
+    write(tmp_path, {"MEMORY.md": index, "user_a.md": "a", "user_b.md": "b", "user_c.md": "c"})
+    refuse_topic_files(monkeypatch)
+    for action in ("lint", "repairs"):
+        code, out, err = cli(capsys, action, str(tmp_path))
+        assert code == 4, out
+        assert out.splitlines()[0] == "swept 0 files (4 skipped)"
+        assert "skipped: user_a.md: unreadable: Permission denied" in out
+        assert err.startswith("NOTHING SWEPT: no topic file could be read")
+
+
+def test_unreadable_index_gives_no_orphan_verdict(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    front = "---\nname: {0}\ntype: user\ndescription: the {0} fact\n---\nbody"
+    write(
+        tmp_path,
+        {"MEMORY.md": "- [A](user_a.md)\n", **{f"user_{n}.md": front.format(n) for n in "abc"}},
+    )
+    real = os.open
+
+    def refuse_index(path: Any, flags: int, *args: Any, **kwargs: Any) -> int:
+        if str(path).endswith("MEMORY.md"):
+            raise PermissionError(13, "Permission denied")
+        return real(path, flags, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", refuse_index)
+    code, out, _ = cli(capsys, "lint", str(tmp_path))
+    assert code == 3 and "[orphan-memory-file]" not in out
+    assert "warn: [index-not-read] MEMORY.md could not be read: 3 memory files" in out
+    code, out, _ = cli(capsys, "repairs", str(tmp_path))
+    assert code == 3 and "[restore-index]" in out and "delete it" not in out
+
+
+def test_docs_folder_is_not_a_memory_directory(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write(
+        tmp_path,
+        {
+            "SECURITY.md": "# Security\nReport issues privately.\n",
+            "PRIVACY.md": "# Privacy\nWe keep nothing.\n",
+            "README.md": "---\ntitle: docs\n---\n# Docs\n",
+        },
+    )
+    for action in ("lint", "repairs"):
+        code, out, err = cli(capsys, action, str(tmp_path))
+        assert code == 4 and "orphan" not in out and "delete" not in out
+        assert err.startswith("NOTHING SWEPT: not a memory directory")
+    code, out, _ = cli(capsys, "repairs", str(tmp_path), "--json")
+    doc = json.loads(out)
+    assert doc["swept"] is False and doc["repairs"] == []
+
+
+def test_memory_files_without_index_say_it_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    front = "---\nname: {0}\ntype: user\n---\nbody"
+    write(tmp_path, {f"user_{n}.md": front.format(n) for n in "abcd"})
+    code, out, _ = cli(capsys, "lint", str(tmp_path))
+    assert code == 3
+    assert out.splitlines() == [
+        "swept 4 files (0 skipped)",
+        "warn: [index-not-read] MEMORY.md is missing: 4 memory files are reached by no index,"
+        " so none of them loads; no file is judged an orphan",
+    ]
+
+
+def test_symlinked_topic_file_is_named_as_a_link(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    outside = tmp_path / "outside.txt"
+    outside.write_text("secret elsewhere")
+    memory = write(
+        tmp_path / "mem",
+        {"MEMORY.md": "- [A](user_a.md)\n- [L](user_link.md)\n", "user_a.md": "fact"},
+    )
+    os.symlink(outside, memory / "user_link.md")
+    code, out, _ = cli(capsys, "lint", str(memory))
+    assert code == 0, out
+    assert "skipped: user_link.md: symbolic link, not followed" in out
+    assert "points at no memory file" not in out and "secret" not in out
+
+
+def test_huge_sparse_topic_file_skipped_from_its_size(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write(tmp_path, {"MEMORY.md": "- [A](user_a.md)\n- [B](user_big.md)\n", "user_a.md": "x"})
+    with open(tmp_path / "user_big.md", "wb") as handle:
+        handle.truncate(1 << 30)  # 1 GiB, sparse: no disk used
+    # generous adversarial bound (CPU time, so load cannot fail it): never read
+    start = time.process_time()
+    code, out, _ = cli(capsys, "lint", str(tmp_path), "--json")
+    assert time.process_time() - start < 0.5
+    doc = json.loads(out)
+    assert code == 0 and doc["coverage"]["reached"] == 1
+    (skip,) = doc["skipped"]
+    assert skip["name"] == "user_big.md" and skip["reason"].startswith("too large to read")
+    listing = cli_memory.read_memory_listing(str(tmp_path))
+    assert ("user_big.md", None) in listing.files
 
 
 def test_unlistable_directory(
@@ -231,10 +345,17 @@ def test_non_regular_entries_skipped(tmp_path: Path, capsys: pytest.CaptureFixtu
     try:
         sock.bind(str(sock_path))
         code, out, _ = cli(capsys, "lint", str(tmp_path))
-        assert code == 0 and out == "swept 1 files (5 skipped)\n"
+        assert code == 0 and out.splitlines() == [
+            "swept 1 files (5 skipped)",
+            "skipped: broken.MD: symbolic link, not followed",
+            "skipped: folder.md: not a regular file",
+            "skipped: link.md: symbolic link, not followed",
+            "skipped: s.md: not a regular file",
+        ]
         code, out, _ = cli(capsys, "lint", str(tmp_path), "--json")
-        coverage = json.loads(out)["coverage"]
-        assert coverage["not_regular"] == 4 and coverage["skipped"] == 1
+        doc = json.loads(out)
+        assert doc["coverage"]["contentless"] == 4 and doc["coverage"]["skipped"] == 5
+        assert len(doc["skipped"]) == 4
     finally:
         sock.close()
 
