@@ -97,6 +97,7 @@ __all__ = [
     "command_hash",
     "compose_audit_line",
     "is_allowed_grant_class",
+    "is_grant_expired",
     "is_grant_live",
     "mark_consumed",
     "match_grant",
@@ -527,6 +528,16 @@ def is_grant_live(grant: object, now: datetime | None = None) -> bool:
         return False
     checked = _validated(grant)
     return checked is not None and _live_at(checked, moment)
+
+
+def is_grant_expired(grant: Grant | Mapping[str, object], now: datetime | None = None) -> bool:
+    """True only for a valid grant whose expires_at <= now: it can never be live again,
+    so a store may delete it. An invalid grant or clock is not known to be expired."""
+    moment = _clock_snapshot(now)
+    if moment is None:
+        return False
+    checked = _validated(grant)
+    return checked is not None and checked.expires <= moment
 
 
 def match_grant(

@@ -25,6 +25,7 @@ from agentops.capability_grant import (
     command_hash,
     compose_audit_line,
     is_allowed_grant_class,
+    is_grant_expired,
     is_grant_live,
     mark_consumed,
     match_grant,
@@ -194,6 +195,27 @@ def test_acc_liveness() -> None:
     assert is_grant_live(G, NOW + timedelta(minutes=15)) is False
     assert is_grant_live(G, NOW - US) is False
     assert is_grant_live(G, NOW.timestamp()) is False  # type: ignore[arg-type]
+
+
+def test_expired_exactly_from_expires_at_on() -> None:
+    end = NOW + timedelta(minutes=15)
+    assert is_grant_expired(G, end) is True
+    assert is_grant_expired(G, end - US) is False
+    assert is_grant_expired(G, NOW - timedelta(days=1)) is False  # not yet minted: not expired
+    assert is_grant_expired(mark_consumed(G, NOW), end) is True  # consumed or not
+    assert is_grant_expired(G, datetime(2026, 6, 7, 1, 45, tzinfo=timezone(timedelta(hours=2))))
+    assert is_grant_expired(G, datetime(2026, 6, 6, 23, 45))  # naive is UTC
+    assert is_grant_expired(G) is False or datetime.now(timezone.utc) >= end
+    assert is_grant_expired(make(now=datetime(2000, 1, 1)))  # None: the current time
+
+
+def test_expired_is_never_said_of_what_is_not_a_grant() -> None:
+    late = NOW + timedelta(days=1)
+    assert is_grant_expired(doc(), late) is True
+    for broken in (doc(command_sha256="0" * 64), doc(id="../x"), {}, None, "text"):
+        assert is_grant_expired(broken, late) is False  # type: ignore[arg-type]
+    for bad_clock in ("2027-01-01T00:00:00Z", late.timestamp(), None.__class__):
+        assert is_grant_expired(G, bad_clock) is False  # type: ignore[arg-type]
 
 
 def test_acc_match() -> None:

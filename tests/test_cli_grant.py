@@ -24,7 +24,8 @@ from agentops.capability_grant import (
     parse_grant,
     serialize_grant,
 )
-from agentops.cli import _common, _grant_store, _policy, main, pre_tool_use
+from agentops.cli import _common, _policy, main, pre_tool_use
+from agentops.cli.grant import AuditFailed, GrantStore, StoreError
 
 POLICY: dict[str, Any] = {
     "schema_version": 1,
@@ -59,8 +60,9 @@ class Env:
         text = doc if isinstance(doc, str) else json.dumps(doc)
         self.policy.write_text(text, encoding="utf-8")
 
-    def opts(self, audit: bool = True) -> list[str]:
-        out = ["--policy", str(self.policy), "--store", str(self.store)]
+    def opts(self, audit: bool = True, policy: bool = True) -> list[str]:
+        out = ["--policy", str(self.policy)] if policy else []
+        out += ["--store", str(self.store)]
         return [*out, "--audit", str(self.audit)] if audit else out
 
     def live(self) -> list[str]:
@@ -386,8 +388,10 @@ def test_positive_controls_refused(env: Env, capsys: pytest.CaptureFixture[str])
 def test_expired_forged_and_replayed_files(env: Env, capsys: pytest.CaptureFixture[str]) -> None:
     old = datetime.now(timezone.utc) - timedelta(hours=1)
     write_grant(env, grant_id="expired1", now=old)
+    assert grant_cmd(env, capsys, "check")[0] == 3 and env.live() == ["expired1.json"]
     code, _, err = grant_cmd(env, capsys, "consume")
     assert code == 3 and err == ""
+    assert env.live() == []  # consume swept the expired grant; check never writes
     # forged: command edited, hash kept -> invalid -> skipped with one warning
     write_grant(env, grant_id="forged1", command_sha256=command_hash("echo harmless"))
     code, _, err = grant_cmd(env, capsys, "consume")
@@ -397,6 +401,7 @@ def test_expired_forged_and_replayed_files(env: Env, capsys: pytest.CaptureFixtu
     (env.store / "spent" / f"{gid}.json").write_text("")
     assert grant_cmd(env, capsys, "consume")[0] == 3
     assert grant_cmd(env, capsys, "check")[0] == 3
+    # never swept: a spent record may be a claim in flight whose owner re-reads this file
     assert (env.store / "live" / "replay1.json").exists()
     assert env.spent() == ["replay1.json"]
 
@@ -427,21 +432,21 @@ def test_claim_lost_and_changed_after_claim(
     env: Env, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     gid = mint(env, capsys)
-    real = _grant_store._grant_at
+    real = GrantStore._grant_at
     calls: list[str] = []
 
-    def swapped(path: str, allowed: tuple[str, ...], stem: str) -> Any:
-        calls.append(stem)
+    def swapped(name: str, live: int, allowed: Any) -> Any:
+        calls.append(name)
         if len(calls) == 2:  # the re-read after the claim sees a different grant
             return None
-        return real(path, allowed, stem)
+        return real(name, live, allowed)
 
-    monkeypatch.setattr(_grant_store, "_grant_at", swapped)
+    monkeypatch.setattr(GrantStore, "_grant_at", staticmethod(swapped))
     code, _out, _ = grant_cmd(env, capsys, "consume")
-    assert code == 3 and calls == [gid, gid]
+    assert code == 3 and calls == [f"{gid}.json", f"{gid}.json"]
     assert env.spent() == [f"{gid}.json"]  # the id stays burned
     assert (env.store / "spent" / f"{gid}.json").read_bytes() == b""
-    monkeypatch.setattr(_grant_store, "_grant_at", real)
+    monkeypatch.setattr(GrantStore, "_grant_at", staticmethod(real))
     assert grant_cmd(env, capsys, "consume")[0] == 3
 
 
@@ -449,24 +454,24 @@ def test_file_consumed_while_listing_is_skipped_silently(
     env: Env, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     gid = mint(env, capsys)
-    real = _grant_store._grant_at
+    real = GrantStore._grant_at
 
-    def vanish(path: str, allowed: tuple[str, ...], stem: str) -> Any:
-        os.unlink(path)  # another consumer finished between listdir and open
-        return real(path, allowed, stem)
+    def vanish(name: str, live: int, allowed: Any) -> Any:
+        os.unlink(name, dir_fd=live)  # another consumer finished between listdir and open
+        return real(name, live, allowed)
 
-    monkeypatch.setattr(_grant_store, "_grant_at", vanish)
+    monkeypatch.setattr(GrantStore, "_grant_at", staticmethod(vanish))
     assert grant_cmd(env, capsys, "consume") == (3, "no live matching grant\n", "")
-    monkeypatch.setattr(_grant_store, "_grant_at", real)
+    monkeypatch.setattr(GrantStore, "_grant_at", staticmethod(real))
     gid = mint(env, capsys)
     original = (env.store / "live" / f"{gid}.json").read_text()
 
-    def claimed(path: str, allowed: tuple[str, ...], stem: str) -> Any:
-        (env.store / "spent" / f"{stem}.json").write_text("")
-        Path(path).write_text("{}")  # and left a half-written file behind
-        return real(path, allowed, stem)
+    def claimed(name: str, live: int, allowed: Any) -> Any:
+        (env.store / "spent" / name).write_text("")
+        (env.store / "live" / name).write_text("{}")  # and left a half-written file behind
+        return real(name, live, allowed)
 
-    monkeypatch.setattr(_grant_store, "_grant_at", claimed)
+    monkeypatch.setattr(GrantStore, "_grant_at", staticmethod(claimed))
     assert grant_cmd(env, capsys, "check") == (3, "no live matching grant\n", "")
     assert original != "{}"
 
@@ -475,14 +480,14 @@ def test_claim_already_taken(
     env: Env, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     gid = mint(env, capsys)
-    real_load = _grant_store.load_live
+    real_live = GrantStore._live
 
-    def load_then_race(store: str, allowed: tuple[str, ...], warn: bool = True) -> Any:
-        grants = real_load(store, allowed, warn)
+    def list_then_race(self: GrantStore, *args: Any) -> Any:
+        grants = real_live(self, *args)
         (env.store / "spent" / f"{gid}.json").write_text("")  # another consumer won
         return grants
 
-    monkeypatch.setattr(_grant_store, "load_live", load_then_race)
+    monkeypatch.setattr(GrantStore, "_live", list_then_race)
     code, out, _ = grant_cmd(env, capsys, "consume")
     assert code == 3 and out.strip() == "no live matching grant"
     assert [e["event"] for e in env.audit_events()] == ["mint"]
@@ -862,7 +867,7 @@ def test_hook_unexpected_error_blocks(
         raise RuntimeError("disk on fire")
 
     mint(env, capsys)
-    monkeypatch.setattr(_grant_store, "load_live", boom)
+    monkeypatch.setattr(GrantStore, "_live", boom)
     code, out, err = hook(env, capsys, monkeypatch, hook_input())
     assert code == 2 and out == "" and "disk on fire" in err
     assert len(err.strip().splitlines()) == 1
@@ -992,3 +997,341 @@ def test_concurrent_consumers_exactly_one_wins(
     assert [ev["id"] for ev in consumes] == winners
     assert len(set(winners)) == ROUNDS
     assert time.monotonic() - started < 300
+
+
+# ---------------------------------------------------------------------------
+# A store that trusts only its owner (each test is the attack, run as a positive control)
+
+
+def one_line_naming(err: str, path: Path, problem: str) -> bool:
+    lines = err.strip().splitlines()
+    return len(lines) == 1 and str(path) in lines[0] and problem in lines[0]
+
+
+@pytest.mark.parametrize("where", ["", "live", "spent"])
+def test_a_world_writable_store_with_a_forged_grant_is_refused(
+    env: Env, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
+    gid = write_grant(env, grant_id="forgedbyother")  # well-formed: only trust can refuse it
+    loose = env.store / where if where else env.store
+    loose.chmod(0o777)
+    code, out, err = hook(env, capsys, monkeypatch, hook_input())
+    assert code == 2 and out == ""
+    assert one_line_naming(err, loose, "writable by group or others (mode 0o777)")
+    for action in ("check", "consume"):
+        code, out, err = grant_cmd(env, capsys, action)
+        assert code == 2 and out == "" and one_line_naming(err, loose, "writable by group")
+    code, out, err = cli(capsys, "grant", "revoke", "--id", gid, *env.opts(policy=False))
+    assert code == 2 and one_line_naming(err, loose, "writable by group")
+    code, out, err = cli(
+        capsys, "grant", "mint", "--command", CMD, "--scope", "s", "--class", "deploy", *env.opts()
+    )
+    assert code == 2 and out == "" and one_line_naming(err, loose, "writable by group")
+    assert env.live() == [f"{gid}.json"] and env.spent() == []
+    loose.chmod(0o700)  # the owner fixes it: the same grant is honoured again
+    code, out, _ = hook(env, capsys, monkeypatch, hook_input())
+    assert code == 0 and gid in decision(out)["permissionDecisionReason"]
+
+
+def test_a_group_writable_store_is_refused(
+    env: Env, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_grant(env)
+    env.store.chmod(0o770)
+    code, _out, err = hook(env, capsys, monkeypatch, hook_input())
+    assert code == 2 and one_line_naming(err, env.store, "(mode 0o770)")
+
+
+def test_a_store_owned_by_another_user_is_refused(
+    env: Env, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_grant(env)
+    real_uid = os.geteuid()
+    monkeypatch.setattr(os, "geteuid", lambda: real_uid + 1)  # we are someone else now
+    code, out, err = hook(env, capsys, monkeypatch, hook_input())
+    assert code == 2 and out == ""
+    assert one_line_naming(err, env.store, f"owned by uid {real_uid}, not by the current user")
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="chown to another user needs root")
+def test_a_store_really_owned_by_another_user_is_refused(
+    env: Env, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_grant(env)
+    os.chown(env.store / "live", 4242, 4242)
+    code, _out, err = hook(env, capsys, monkeypatch, hook_input())
+    assert code == 2 and one_line_naming(err, env.store / "live", "owned by uid 4242")
+
+
+@pytest.mark.parametrize("where", ["", "live", "spent"])
+def test_a_symlinked_store_directory_is_refused(
+    env: Env, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
+    write_grant(env)
+    planted = env.store / where if where else env.store
+    elsewhere = env.tmp / "elsewhere"
+    planted.rename(elsewhere)
+    planted.symlink_to(elsewhere)
+    code, out, err = hook(env, capsys, monkeypatch, hook_input())
+    assert code == 2 and out == "" and one_line_naming(err, planted, "a symbolic link")
+
+
+def test_a_symlinked_audit_log_is_never_followed(
+    env: Env, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    victim = env.tmp / "root-only.log"
+    victim.write_text("precious\n")
+    store_opts = ["--policy", str(env.policy), "--store", str(env.store)]
+    mint(env, capsys)  # creates the store, auditing to env.audit
+    (env.store / "audit.ndjson").symlink_to(victim)  # planted in the store
+    code, out, err = cli(
+        capsys, "grant", "mint", "--command", CMD, "--scope", "s", "--class", "deploy", *store_opts
+    )
+    assert code == 2 and out == "" and "audit" in err and len(err.strip().splitlines()) == 1
+    env.audit.unlink()
+    env.audit.symlink_to(victim)  # the --audit path itself is a link
+    code, out, err = grant_cmd(env, capsys, "consume")
+    assert code == 3 and "audit" in err
+    code, out, err = hook(env, capsys, monkeypatch, hook_input("git push --force"))
+    assert decision(out)["permissionDecision"] == "deny" and "deny stands" in err
+    assert victim.read_text() == "precious\n"
+
+
+def test_a_fifo_audit_log_fails_at_once(env: Env, capsys: pytest.CaptureFixture[str]) -> None:
+    os.mkfifo(env.audit)
+    code, out, err = cli(
+        capsys, "grant", "mint", "--command", CMD, "--scope", "s", "--class", "deploy", *env.opts()
+    )
+    assert code == 2 and out == "" and "audit" in err and env.live() == []
+
+
+def test_mint_creates_a_missing_home_0o700(env: Env, capsys: pytest.CaptureFixture[str]) -> None:
+    home = env.tmp / "home"
+    assert not home.exists()
+    code, _out, err = cli(
+        capsys,
+        "grant",
+        "mint",
+        "--command",
+        CMD,
+        "--scope",
+        "s",
+        "--class",
+        "deploy",
+        "--policy",
+        str(env.policy),
+    )
+    assert code == 0, err
+    for made in (home, home / ".agentops", home / ".agentops" / "grants"):
+        assert stat.S_IMODE(made.stat().st_mode) == 0o700, made
+    for sub in ("live", "spent"):
+        assert stat.S_IMODE((home / ".agentops" / "grants" / sub).stat().st_mode) == 0o700
+    audit = home / ".agentops" / "grants" / "audit.ndjson"
+    assert stat.S_IMODE(audit.stat().st_mode) == 0o600
+
+
+def test_mint_shows_invisible_and_control_characters_escaped(
+    env: Env, capsys: pytest.CaptureFixture[str]
+) -> None:
+    env.write_policy({"schema_version": 1, "grant_classes": {"deploy": ["^deploy"]}})
+    sneaky = "deploy --env prod\u200buction \u202etxt.exe\x1b[2K"
+    code, out, _ = cli(
+        capsys, "grant", "mint", "--command", sneaky, "--scope", "my\u00a0app", "--class", "deploy",
+        *env.opts(),
+    )  # fmt: skip
+    assert code == 0
+    shown = dict(line.split(":", 1) for line in out.splitlines())
+    assert shown["command"].strip() == "deploy --env prod\\u200buction \\u202etxt.exe\\x1b[2K"
+    assert shown["scope"].strip() == "my\\xa0app"
+    assert "\u200b" not in out and "\u202e" not in out and "\x1b" not in out
+
+
+TOKEN = "gh" + "p_" + "x7Kq2Lm9" * 4 + "Zz0A"  # glued so this file holds no token
+
+
+def test_audit_lines_hold_no_secret_and_no_flood(
+    env: Env, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with_secret = f"deploy --env production --token {TOKEN}"
+    mint(env, capsys, with_secret, "s\n" + TOKEN)
+    code, out, _ = hook(env, capsys, monkeypatch, hook_input(with_secret), scope="s\n" + TOKEN)
+    assert code == 0 and decision(out)["permissionDecision"] == "allow"
+    flood = "git push --force " + "x" * (pre_tool_use.MAX_HOOK_INPUT_BYTES - 400)
+    GrantStore(env.store, audit_log=env.audit).record_denial(flood, scope="s", rule_id="r")
+    text = env.audit.read_text()
+    assert TOKEN not in text and "[redacted:" in text
+    events = env.audit_events()
+    assert [e["event"] for e in events] == ["mint", "consume", "denied"]
+    for event in events[:2]:
+        assert event["command_sha256"] == command_hash(with_secret)
+        assert TOKEN not in event["command"] and TOKEN not in event["scope"]
+    denied = events[2]
+    assert denied["command_sha256"] == command_hash(flood)
+    assert denied["command"].startswith("git push --force xxx")
+    assert denied["command"].endswith(f"...[cut: {len(flood)} characters in all]")
+    assert all(len(line) < 4 * 1024 for line in text.splitlines())
+
+
+def test_expired_grants_are_swept(
+    env: Env, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    old = datetime.now(timezone.utc) - timedelta(hours=2)
+    for number in range(300):
+        write_grant(env, grant_id=f"old{number}", now=old)
+    gid = write_grant(env, grant_id="fresh1")
+    code, out, _ = hook(env, capsys, monkeypatch, hook_input("deploy --env staging"))
+    assert (code, out) == (0, "")  # a miss still sweeps
+    assert env.live() == [f"{gid}.json"]
+    assert GrantStore(env.store).sweep() == 0
+    for number in range(3):
+        write_grant(env, grant_id=f"late{number}", now=old)
+    assert GrantStore(env.store).sweep() == 3
+    assert cli(capsys, "grant", "mint", "--command", CMD, "--scope", "s", "--class", "deploy",
+               *env.opts())[0] == 0  # fmt: skip
+    assert len(env.live()) == 2
+
+
+# ---------------------------------------------------------------------------
+# The store API for Python runtimes (no subprocess)
+
+
+def test_store_api_mint_check_consume_revoke(tmp_path: Path) -> None:
+    from agentops.capability_grant import GrantQuery
+
+    warnings: list[str] = []
+    store = GrantStore(tmp_path / "grants", on_warning=warnings.append)
+    query = GrantQuery(CMD, "app", "deploy")
+    assert store.check(query, ["deploy"]) is None and store.consume(query, ["deploy"]) is None
+    assert not (tmp_path / "grants").exists()  # reading a missing store creates nothing
+    grant = store.mint(CMD, scope="app", action_class="deploy", allowed_classes=["deploy"])
+    assert store.check(query, ["deploy"]) == grant
+    assert store.check(query, ["other"]) is None  # the caller's allowlist decides
+    assert warnings == [
+        f"skipped grant file live/{grant.id}.json: not a valid grant of an allowed class"
+    ]
+    warnings.clear()
+    used = store.consume(query, ["deploy"], note="my agent loop")
+    assert used is not None and used.id == grant.id and used.consumed_at is None
+    assert store.consume(query, ["deploy"]) is None  # single use
+    assert store.check(query, ["deploy"]) is None
+    second = store.mint(CMD, scope="app", action_class="deploy", allowed_classes=["deploy"])
+    assert store.revoke(second.id) is True and store.revoke(second.id) is False
+    assert store.consume(query, ["deploy"]) is None
+    with pytest.raises(ValueError, match="grant_id"):
+        store.revoke("../etc/passwd")
+    (tmp_path / "grants" / "live" / "junk.json").write_text("{}")
+    assert store.check(query, ["deploy"]) is None
+    assert warnings == ["skipped grant file live/junk.json: not a valid grant of an allowed class"]
+    audit = tmp_path / "grants" / "audit.ndjson"
+    lines = [json.loads(line) for line in audit.read_text().splitlines()]
+    assert [(e["event"], e["id"], e["note"]) for e in lines] == [
+        ("mint", grant.id, None),
+        ("consume", grant.id, "my agent loop"),
+        ("mint", second.id, None),
+        ("revoke", second.id, None),
+    ]
+    spent = parse_grant(
+        (tmp_path / "grants" / "spent" / f"{grant.id}.json").read_text(), ["deploy"]
+    )
+    assert spent is not None and spent.consumed_at is not None
+    assert "GrantStore" in repr(store)
+
+
+def test_store_api_refusals(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from agentops.capability_grant import GrantError, GrantQuery
+
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    store = GrantStore(audit_log=tmp_path / "logs")
+    assert store.directory == str(tmp_path / "home" / ".agentops" / "grants")
+    with pytest.raises(GrantError, match="action_class"):
+        store.mint(CMD, scope="app", action_class="deploy", allowed_classes=["other"])
+    (tmp_path / "logs").mkdir()
+    with pytest.raises(AuditFailed, match="grant removed"):
+        store.mint(CMD, scope="app", action_class="deploy", allowed_classes=["deploy"])
+    assert os.listdir(Path(store.directory) / "live") == []
+    with pytest.raises(AuditFailed, match="audit log"):
+        store.record_denial("rm -rf /", scope="app", rule_id="no-rm")
+    (tmp_path / "logs").rmdir()
+    grant = store.mint(CMD, scope="app", action_class="deploy", allowed_classes=["deploy"])
+    os.unlink(tmp_path / "logs")
+    (tmp_path / "logs").mkdir()
+    with pytest.raises(AuditFailed, match=f"grant {grant.id} burned"):
+        store.consume(GrantQuery(CMD, "app", "deploy"), ["deploy"])
+    other = GrantStore(tmp_path / "home" / ".agentops" / "grants")  # default audit log
+    again = other.mint(CMD, scope="app", action_class="deploy", allowed_classes=["deploy"])
+    store_audit = Path(other.directory) / "audit.ndjson"
+    store_audit.unlink()
+    store_audit.mkdir()
+    with pytest.raises(AuditFailed, match=f"grant {again.id} revoked, but"):
+        other.revoke(again.id)
+    Path(store.directory).chmod(0o757)
+    with pytest.raises(StoreError, match="writable by group or others"):
+        store.check(GrantQuery(CMD, "app", "deploy"), ["deploy"])
+
+
+ROUND_TRIP_SCRIPT = """
+import sys
+from agentops.capability_grant import GrantQuery
+from agentops.cli.grant import AuditFailed, GrantStore, StoreError
+store = GrantStore(sys.argv[1])
+sys.stdin.read()  # wait for the starting gun: every process is loaded by then
+used = store.consume(GrantQuery(sys.argv[2], "race", "deploy"), ["deploy"])
+print(used.id if used is not None else "")
+"""
+API_ROUNDS = 5
+
+
+def test_concurrent_api_consumers_exactly_one_wins(tmp_path: Path) -> None:
+    environ = {k: v for k, v in os.environ.items() if k != "AGENTOPS_DISABLED"}
+    environ["PYTHONPATH"] = str(ROOT) + os.pathsep + environ.get("PYTHONPATH", "")
+    store = GrantStore(tmp_path / "grants")
+    argv = [sys.executable, "-c", ROUND_TRIP_SCRIPT, store.directory, CMD]
+    for round_no in range(API_ROUNDS):
+        grant = store.mint(CMD, scope="race", action_class="deploy", allowed_classes=["deploy"])
+        procs = [
+            subprocess.Popen(
+                argv,
+                env=environ,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+            )
+            for _ in range(CONSUMERS)
+        ]
+        for proc in procs:  # all at once
+            proc.stdin.close()  # type: ignore[union-attr]
+        results = [
+            (proc.stdout.read(), proc.stderr.read())  # type: ignore[union-attr]
+            for proc in procs
+        ]
+        for proc in procs:
+            proc.wait(timeout=120)
+            proc.stdout.close()  # type: ignore[union-attr]
+            proc.stderr.close()  # type: ignore[union-attr]
+        assert all(proc.returncode == 0 for proc in procs), results
+        won = [out.decode().strip() for out, _ in results if out.strip()]
+        assert won == [grant.id], (round_no, results)
+        assert all(err == b"" for _, err in results)
+    audit = (tmp_path / "grants" / "audit.ndjson").read_text().splitlines()
+    assert [json.loads(line)["event"] for line in audit] == ["mint", "consume"] * API_ROUNDS
+
+
+def test_a_consumer_listing_during_a_claim_in_flight_leaves_the_claim_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from agentops.capability_grant import GrantQuery
+
+    store = GrantStore(tmp_path / "grants")
+    grant = store.mint(CMD, scope="app", action_class="deploy", allowed_classes=["deploy"])
+    query = GrantQuery(CMD, "app", "deploy")
+    real = GrantStore._grant_at
+    rival: list[object] = []
+
+    def rival_lists_between_claim_and_reread(name: str, live: int, allowed: Any) -> Any:
+        if allowed is not None and not rival:  # the claimer's re-read, after its claim
+            rival.append(store.consume(query, ["deploy"]))  # a second consumer, meanwhile
+        return real(name, live, allowed)
+
+    monkeypatch.setattr(GrantStore, "_grant_at", staticmethod(rival_lists_between_claim_and_reread))
+    used = store.consume(query, ["deploy"])
+    assert rival == [None] and used is not None and used.id == grant.id

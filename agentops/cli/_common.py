@@ -189,16 +189,18 @@ class FileNotRead(Exception):
     "unreadable: ...", "not a regular file", "larger than N bytes")."""
 
 
-def read_regular(path: str, *, limit: int | None, follow_links: bool) -> bytes:
+def read_regular(
+    path: str, *, limit: int | None, follow_links: bool, dir_fd: int | None = None
+) -> bytes:
     """The bytes of the regular file at `path`, or FileNotRead saying why not.
 
     One descriptor does everything: opened non-blocking (and without following a
     final symlink unless `follow_links`), checked with `fstat` on that descriptor,
     so the file checked is the file read. More than `limit` bytes (when given) is
-    refused, not truncated."""
+    refused, not truncated. `dir_fd`: `path` is relative to that open directory."""
     flags = os.O_RDONLY | O_CLOEXEC | O_NONBLOCK | (0 if follow_links else O_NOFOLLOW)
     try:
-        fd = os.open(path, flags)
+        fd = os.open(path, flags, dir_fd=dir_fd)
     except FileNotFoundError:
         raise FileNotRead("missing") from None
     except OSError as exc:
@@ -231,6 +233,98 @@ def _read_to_end(fd: int, limit: int | None) -> bytes:
         chunks.append(chunk)
         size += len(chunk)
     return b"".join(chunks)
+
+
+class FileNotWritten(Exception):
+    """Why `append_record` wrote nothing: `str(exc)` is one short phrase."""
+
+
+def append_record(
+    path: str, payload: bytes, *, mode: int, follow_links: bool, dir_fd: int | None = None
+) -> None:
+    """Append `payload` to the regular file at `path` in ONE `os.write`, or raise
+    FileNotWritten saying why nothing was written.
+
+    The file is created with `mode` (the caller's choice: 0o600 for an audit log,
+    0o644 for a ledger), never truncated or rewritten; `O_APPEND` makes concurrent
+    appenders interleave whole records. If the file is non-empty and does not end in
+    a newline (a writer died mid-line), the write starts with a newline so the torn
+    line never swallows this record. Flags as for `read_regular`."""
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | O_NONBLOCK | O_CLOEXEC
+    flags |= 0 if follow_links else O_NOFOLLOW
+    try:
+        fd = os.open(path, flags, mode, dir_fd=dir_fd)
+    except OSError as exc:
+        raise FileNotWritten(f"cannot open for appending: {exc.strerror or exc}") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise FileNotWritten("not a regular file")
+        if payload and info.st_size > 0 and not _ends_in_newline(path, info, flags, dir_fd):
+            payload = b"\n" + payload
+        if not payload:
+            return
+        written = os.write(fd, payload)
+        if written != len(payload):
+            raise FileNotWritten(f"short write ({written} of {len(payload)} bytes)")
+    except OSError as exc:
+        raise FileNotWritten(f"cannot write: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+
+
+def _ends_in_newline(path: str, info: os.stat_result, flags: int, dir_fd: int | None) -> bool:
+    """Whether the file `info` describes ends in b"\\n"; False when that cannot be
+    read back from the same file (the caller then writes a separating newline).
+
+    Under concurrent appends this can answer False for a tail that is only
+    mid-write (a page-crossing append publishes its new size before its last
+    bytes), which costs one blank line, never a merged record: blank lines are
+    not records."""
+    read_flags = os.O_RDONLY | (flags & (O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW))
+    try:
+        fd = os.open(path, read_flags, dir_fd=dir_fd)
+    except OSError:
+        return False
+    try:
+        mine = os.fstat(fd)
+        if (mine.st_dev, mine.st_ino) != (info.st_dev, info.st_ino) or mine.st_size < 1:
+            return False
+        return os.pread(fd, 1, mine.st_size - 1) == b"\n"
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+
+
+def escape_invisible(text: str) -> str:
+    """`text` with every character a person cannot see for what it is written as an
+    escape (`\\u200b`, `\\u202e`, `\\t`, `\\x1b`), and a backslash doubled so an
+    escape typed literally is told apart: what is shown is exactly what is meant.
+
+    Escaped: what `str.isprintable` refuses (controls, format characters such as
+    zero-width and bidirectional marks, separators other than the ASCII space,
+    surrogates, private-use and unassigned code points) and the variation
+    selectors, which are printable combining marks that render as nothing."""
+    if text.isascii() and text.isprintable() and "\\" not in text:
+        return text
+    return "".join(_escaped_char(char) for char in text)
+
+
+_NAMED_ESCAPES = {"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"}
+_VARIATION_SELECTORS = ((0xFE00, 0xFE0F), (0xE0100, 0xE01EF), (0x180B, 0x180F))
+
+
+def _escaped_char(char: str) -> str:
+    if char in _NAMED_ESCAPES:
+        return _NAMED_ESCAPES[char]
+    code = ord(char)
+    hidden = any(low <= code <= high for low, high in _VARIATION_SELECTORS)
+    if char.isprintable() and not hidden:
+        return char
+    if code <= 0xFF:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
 
 
 def loads_strict(text: str) -> Any:

@@ -17,7 +17,6 @@ refuses when `CLAUDECODE` is set (a tripwire, not a boundary).
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 from collections.abc import Callable
 from datetime import timedelta
@@ -25,6 +24,9 @@ from typing import TYPE_CHECKING, Any
 
 from agentops.cli import _common, _grant_store, _policy
 from agentops.cli._common import Refusal
+from agentops.cli._grant_store import AuditFailed, GrantStore, StoreError
+
+__all__ = ["AuditFailed", "GrantStore", "StoreError", "register"]
 
 if TYPE_CHECKING:
     from agentops.capability_grant import GrantQuery
@@ -114,7 +116,7 @@ def _query_args(args: argparse.Namespace) -> tuple[str, str, str]:
 def _guarded(body: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
     try:
         return body(args)
-    except Refusal as exc:
+    except (Refusal, StoreError) as exc:
         _common.say_error(str(exc))
         return _common.EXIT_USAGE
     except Exception as exc:  # a crash must never read as an answer
@@ -138,15 +140,17 @@ def run_revoke(args: argparse.Namespace) -> int:
     return _guarded(_revoke, args)
 
 
-def _mint(args: argparse.Namespace) -> int:
-    import secrets  # here, not at the top: the hook never pays for it
-
-    from agentops.capability_grant import (
-        GrantError,
-        build_grant,
-        compose_audit_line,
-        serialize_grant,
+def _store(args: argparse.Namespace) -> GrantStore:
+    """The store the options name; skipped grant files are reported on stderr."""
+    return GrantStore(
+        _grant_store.store_path(args),
+        audit_log=getattr(args, "audit", None),
+        on_warning=_common.say_error,
     )
+
+
+def _mint(args: argparse.Namespace) -> int:
+    from agentops.capability_grant import GrantError
 
     if "CLAUDECODE" in os.environ:
         raise Refusal(
@@ -158,47 +162,29 @@ def _mint(args: argparse.Namespace) -> int:
     policy = _policy.load_policy(_policy.policy_path(args))
     ttl = None if args.ttl_minutes is None else timedelta(minutes=args.ttl_minutes)
     try:
-        grant = build_grant(
+        grant = _store(args).mint(
             command,
             scope=scope,
             action_class=action_class,
-            grant_id=secrets.token_hex(16),
             allowed_classes=policy.allowed,
-            now=now,
             ttl=ttl,
             minted_by=args.minted_by,
+            now=now,
         )
     except GrantError as exc:
         raise Refusal(f"mint refused: {exc}") from None
-    store = _grant_store.store_path(args)
-    _grant_store.ensure_store(store)
-    name = f"{grant.id}.json"
-    if os.path.lexists(os.path.join(store, "spent", name)):
-        raise Refusal(f"mint refused: id {grant.id} is already spent")
-    live_path = os.path.join(store, "live", name)
-    fd = _grant_store.claim(live_path)
-    try:
-        _grant_store.write_all(fd, serialize_grant(grant).encode("ascii"))
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    _grant_store.fsync_dir(os.path.dirname(live_path))
-    try:
-        _grant_store.audit(args, compose_audit_line("mint", grant=grant, now=now))
-    except (OSError, Refusal) as exc:
-        os.unlink(live_path)
-        raise Refusal(f"mint not recorded in the audit log ({exc}); grant removed") from None
     resolved = _policy.classes_for(policy, grant.command)
     if resolved != [grant.action_class]:
         _common.say_error(
             f"note: the hook resolves this command to class(es) {resolved}, "
             f"not {grant.action_class!r}; only `grant consume` can use this grant"
         )
+    shown = _common.escape_invisible  # the person sees exactly what they authorize
     print(f"id:             {grant.id}")
-    print(f"command:        {_common.printable(grant.command)}")
+    print(f"command:        {_common.printable(shown(grant.command))}")
     print(f"command_sha256: {grant.command_sha256}")
-    print(f"scope:          {_common.printable(grant.scope)}")
-    print(f"class:          {_common.printable(grant.action_class)}")
+    print(f"scope:          {_common.printable(shown(grant.scope))}")
+    print(f"class:          {_common.printable(shown(grant.action_class))}")
     print(f"expires_at:     {grant.expires_at}")
     return _common.EXIT_OK
 
@@ -213,12 +199,8 @@ def _query_and_allowlist(args: argparse.Namespace) -> tuple[GrantQuery, tuple[st
 
 
 def _check(args: argparse.Namespace) -> int:
-    from agentops.capability_grant import match_grant
-
     query, allowed = _query_and_allowlist(args)
-    hit = match_grant(
-        _grant_store.load_live(_grant_store.store_path(args), allowed), query, allowed
-    )
+    hit = _store(args).check(query, allowed)
     if hit is None:
         print("no live matching grant")
         return _common.EXIT_FINDINGS
@@ -228,9 +210,11 @@ def _check(args: argparse.Namespace) -> int:
 
 def _consume(args: argparse.Namespace) -> int:
     query, allowed = _query_and_allowlist(args)
-    used = _grant_store.consume(
-        _grant_store.store_path(args), query, allowed, args, "grant consume"
-    )
+    try:
+        used = _store(args).consume(query, allowed, note="grant consume")
+    except AuditFailed as exc:
+        _common.say_error(str(exc))
+        used = None
     if used is None:
         print("no live matching grant")
         return _common.EXIT_FINDINGS
@@ -239,57 +223,11 @@ def _consume(args: argparse.Namespace) -> int:
 
 
 def _revoke(args: argparse.Namespace) -> int:
-    from agentops.capability_grant import (
-        compose_audit_line,
-        mark_consumed,
-        parse_grant,
-        serialize_grant,
-    )
-
-    now = _common.utc_now()
     grant_id = args.grant_id
     if _grant_store.ID_PATTERN.fullmatch(grant_id) is None:
-        raise Refusal("--id is not a grant id ([A-Za-z0-9][A-Za-z0-9_-]{0,127})")
-    store = _grant_store.store_path(args)
-    name = f"{grant_id}.json"
-    live_path = os.path.join(store, "live", name)
-    spent_dir = os.path.join(store, "spent")
-    if not os.path.lexists(live_path) or not os.path.isdir(spent_dir):
+        raise Refusal(f"--id is not a grant id ({_grant_store.ID_PATTERN.pattern})")
+    if not _store(args).revoke(grant_id):
         print("nothing to revoke")
         return _common.EXIT_FINDINGS
-    try:
-        fd = _grant_store.claim(os.path.join(spent_dir, name))
-    except FileExistsError:
-        print("nothing to revoke")
-        return _common.EXIT_FINDINGS
-    record: object = {"id": grant_id}
-    try:
-        data = _grant_store.read_grant_file(live_path)
-        grant = None if data is None else parse_grant(data, _own_class(data))
-        if grant is not None and grant.id == grant_id:
-            record = grant
-            _grant_store.write_all(fd, serialize_grant(mark_consumed(grant, now)).encode("ascii"))
-            os.fsync(fd)
-    except OSError:
-        pass  # the claim alone burns the id
-    finally:
-        os.close(fd)
-    _grant_store.fsync_dir(spent_dir)
-    with contextlib.suppress(FileNotFoundError):
-        os.unlink(live_path)
-    try:
-        _grant_store.audit(args, compose_audit_line("revoke", grant=record, now=now))
-    except (OSError, Refusal) as exc:
-        raise Refusal(f"grant {grant_id} revoked, but the audit append failed ({exc})") from None
     print(f"revoked grant {grant_id}")
     return _common.EXIT_OK
-
-
-def _own_class(data: bytes) -> tuple[str, ...]:
-    """The class a grant document names, so revoke can parse it without a policy."""
-    try:
-        document = _common.loads_strict(data.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        return ()
-    value = document.get("action_class") if type(document) is dict else None
-    return (value,) if type(value) is str else ()

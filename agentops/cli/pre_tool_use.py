@@ -98,7 +98,7 @@ def run_hook(args: argparse.Namespace) -> int:
     except _Malformed as exc:
         _common.say_error(f"pre-tool-use: malformed hook input ({exc}); blocking")
         return _common.EXIT_USAGE
-    except Refusal as exc:
+    except (Refusal, _grant_store.StoreError) as exc:
         _common.say_error(f"pre-tool-use: {exc}; blocking")
         return _common.EXIT_USAGE
     except Exception as exc:  # exit 1 would let the call proceed; 2 blocks it
@@ -112,7 +112,7 @@ def run_hook(args: argparse.Namespace) -> int:
 
 def _hook(args: argparse.Namespace, raw: bytes) -> str | None:
     """The decision to print, or None for no opinion. Raises on malformed input."""
-    from agentops.capability_grant import GrantQuery, command_hash, compose_audit_line
+    from agentops.capability_grant import GrantQuery
 
     now = _common.utc_now()
     scope = args.scope
@@ -122,15 +122,17 @@ def _hook(args: argparse.Namespace, raw: bytes) -> str | None:
     if command is None:
         return None
     policy = _policy.load_policy(_policy.policy_path(args))
+    store = _grant_store.GrantStore(
+        _grant_store.store_path(args),
+        audit_log=getattr(args, "audit", None),
+        on_warning=_common.say_error,
+    )
     gate = _policy.judge(policy, command)
     rule = gate.rule
     if gate.decision == "deny" and rule is not None:
-        seen = {"command": command, "command_sha256": command_hash(command), "scope": scope}
         try:
-            _grant_store.audit(
-                args, compose_audit_line("denied", grant=seen, now=now, note=rule.id)
-            )
-        except (OSError, Refusal) as exc:
+            store.record_denial(command, scope=scope, rule_id=rule.id, now=now)
+        except _grant_store.StoreError as exc:
             _common.say_error(f"pre-tool-use: audit append failed ({exc}); deny stands")
         reason = rule.reason or "denied by policy"
         return _decision("deny", f"agentops policy rule {rule.id}: {reason}")
@@ -138,9 +140,11 @@ def _hook(args: argparse.Namespace, raw: bytes) -> str | None:
     if len(classes) != 1:
         return _ask_when_blind(gate)  # no class, or an ambiguous one: no grant applies
     query = GrantQuery(command, scope, classes[0], now)
-    used = _grant_store.consume(
-        _grant_store.store_path(args), query, policy.allowed, args, "hook pre-tool-use"
-    )
+    try:
+        used = store.consume(query, policy.allowed, note="hook pre-tool-use")
+    except _grant_store.AuditFailed as exc:
+        _common.say_error(f"pre-tool-use: {exc}")
+        used = None
     if used is None:
         return _ask_when_blind(gate)
     return _decision(
