@@ -1,24 +1,31 @@
 """capability_grant: one human approval, one exact command, one execution.
 
-THE FAILURE. An agent asks for a gated action (a deploy, a production write). A
-human says "go" in a chat thread or on a message bus. The permission layer cannot
-tell who wrote that message, and an agent that is shown a fake approval will act
-on it. In practice the human ends up re-typing the command, and the approval
-step adds nothing.
+The failure guarded against
+---------------------------
+An agent asks for a gated action (a deploy, a production write). A human says
+"go" in a chat thread or on a message bus. The permission layer cannot tell who
+wrote that message, and an agent that is shown a fake approval will act on it.
+In practice the human ends up re-typing the command, and the approval step adds
+nothing.
 
-THE FIX. The human's direct approval mints a *grant*: a small JSON record that
-authorizes exactly one command string (bound by its SHA-256), in one scope, for
-one action class, once, before an expiry. An enforcement hook finds a matching
-live grant (`match_grant`) and a store consumes it atomically before the command
-runs. This module holds the pure part: building, validating, serializing,
-parsing, matching and marking grants, and composing audit lines. It never
-touches files, stdin or the clock by itself (`now=None` reads the current UTC
-time, nothing more).
+The fix
+-------
+The human's direct approval mints a *grant*: a small JSON record that authorizes
+exactly one command string (bound by its SHA-256), in one scope, for one action
+class, once, before an expiry. An enforcement hook finds a matching live grant
+(`match_grant`) and a store consumes it atomically before the command runs. This
+module holds the pure part: building, validating, serializing, parsing, matching,
+marking and expiring grants, and composing audit lines. It never touches files,
+stdin or the clock by itself (`now=None` reads the current UTC time, nothing
+more). The file-backed store that Python runtimes and the CLI share is
+`agentops.cli.grant.GrantStore`. Full reference: docs/reference/capability_grant.md.
 
-POSTURE: FAIL CLOSED. Every malformed, ambiguous or wrongly typed input means
-"no grant": matching returns `None`, liveness returns `False`, building,
-serializing and marking raise `GrantError`. A mistake here only withholds an
-approval; the action then goes to the normal permission prompt.
+Posture
+-------
+Fail closed. Every malformed, ambiguous or wrongly typed input means "no grant":
+matching returns `None`, liveness and expiry return `False`, building,
+serializing and marking raise `GrantError` naming the argument. A mistake here
+only withholds an approval; the action then goes to the normal permission prompt.
 
 Caller values are read once (one snapshot, no check-then-use):
 - a string is a value whose type is `str` or a subclass, copied once as an exact
@@ -34,7 +41,8 @@ Caller values are read once (one snapshot, no check-then-use):
   `utcoffset` is consulted once; anything else is an invalid clock;
 - a TTL is `None` (default) or a `timedelta`, reduced to its genuine value.
 
-Choices where the contract is silent (written down here):
+Choices
+-------
 - A grant is a `Grant` (or subclass) or a `Mapping`. Any other object is not a
   grant: its unknown attributes cannot be enumerated, so a field this version
   does not understand could not be refused.
@@ -44,8 +52,12 @@ Choices where the contract is silent (written down here):
   action_class, scope, now, grant_id, ttl; `minted_by` and `event` keep the
   caller's genuine string unstripped.
 - A timestamp offset must be a real one (`HH <= 23`, `MM <= 59`).
+- Expired means `expires_at <= now` for a valid grant, consumed or not: it can
+  never be live again, so a store may delete it. A grant minted in the future is
+  not live but not expired either.
 
-WHAT THIS DOES NOT CATCH (each limit is pinned by a test):
+WHAT THIS DOES NOT CATCH (each pinned by a test)
+------------------------------------------------
 1. The hash binds the string, not its effect: working directory, PATH, aliases
    and shell functions, environment, the shell itself, and the contents of files
    the command reads or runs are not bound. A query carrying a `cwd` field
@@ -65,12 +77,14 @@ WHAT THIS DOES NOT CATCH (each limit is pinned by a test):
    every path to the action goes through the hook; ids must be random (only
    their shape is checked).
 
-LINEAGE. Capabilities as unforgeable, narrowly scoped authority (the 1966 paper
+Lineage
+-------
+Capabilities as unforgeable, narrowly scoped authority (the 1966 paper
 "Programming Semantics for Multiprogrammed Computations", and object-capability
-practice); single-use, short-lived tokens in
-the manner of one-time authorization codes. The rule that an approval relayed
-through a channel the enforcer cannot authenticate is not an authorization is an
-operational lesson from running agents behind human-gated permission prompts.
+practice); single-use, short-lived tokens in the manner of one-time
+authorization codes. The rule that an approval relayed through a channel the
+enforcer cannot authenticate is not an authorization is an operational lesson
+from running agents behind human-gated permission prompts.
 """
 
 from __future__ import annotations
@@ -325,8 +339,12 @@ def _parse_timestamp(value: object) -> datetime | None:
 # Public API
 
 
-def normalize_command(command: object) -> str:
+def normalize_command(command: str) -> str:
     """The genuine string with leading/trailing space, tab and line feed removed; else ""."""
+    return _normalized(command)
+
+
+def _normalized(command: object) -> str:
     text = _str_snapshot(command)
     if text is None:
         return ""
@@ -337,14 +355,12 @@ def _digest(normalized: str) -> str:
     return hashlib.sha256(normalized.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def command_hash(command: object) -> str:
+def command_hash(command: str) -> str:
     """Lowercase hex SHA-256 of the normalized command (non-strings hash as "")."""
-    return _digest(normalize_command(command))
+    return _digest(_normalized(command))
 
 
-def is_allowed_grant_class(
-    action_class: object, allowed_classes: Iterable[str] | None = ()
-) -> bool:
+def is_allowed_grant_class(action_class: str, allowed_classes: Iterable[str] | None = ()) -> bool:
     """True only if the stripped genuine string is in the allowlist snapshot."""
     allowed = _allowlist_snapshot(allowed_classes)
     text = _str_snapshot(action_class)
@@ -521,7 +537,7 @@ def parse_grant(text: str | bytes, allowed_classes: Iterable[str] = ()) -> Grant
     return checked.grant
 
 
-def is_grant_live(grant: object, now: datetime | None = None) -> bool:
+def is_grant_live(grant: Grant | Mapping[str, object], now: datetime | None = None) -> bool:
     """True only for a valid, unconsumed grant with minted_at <= now < expires_at."""
     moment = _clock_snapshot(now)
     if moment is None:
@@ -541,14 +557,16 @@ def is_grant_expired(grant: Grant | Mapping[str, object], now: datetime | None =
 
 
 def match_grant(
-    grants: Iterable[object], query: object, allowed_classes: Iterable[str] = ()
+    grants: Iterable[Grant | Mapping[str, object]],
+    query: GrantQuery | Mapping[str, object],
+    allowed_classes: Iterable[str] = (),
 ) -> Grant | None:
     """The validated snapshot of the first live grant for exactly this query, else None."""
     allowed = _allowlist_snapshot(allowed_classes)
     fields = _record_snapshot(query, _QUERY_FIELDS)
     if fields is None:
         return None
-    command = normalize_command(fields.get("command"))
+    command = _normalized(fields.get("command"))
     scope = _str_snapshot(fields.get("scope"))
     action_class = _str_snapshot(fields.get("action_class"))
     moment = _clock_snapshot(fields.get("now"))
@@ -592,7 +610,11 @@ def mark_consumed(grant: Grant | Mapping[str, object], now: datetime | None = No
 
 
 def compose_audit_line(
-    event: str, *, grant: object = None, now: datetime | None = None, note: str | None = None
+    event: str,
+    *,
+    grant: Grant | Mapping[str, object] | None = None,
+    now: datetime | None = None,
+    note: str | None = None,
 ) -> str:
     """One NDJSON audit line (no trailing newline). Never raises."""
     event_text = _str_snapshot(event)
@@ -622,7 +644,7 @@ def _self_check() -> None:
     now = datetime(2026, 6, 6, 23, 30, tzinfo=timezone.utc)
     cmd = "deploy --env production"
     classes = ("deploy", "prod-write-probe")
-    g = build_grant(
+    grant = build_grant(
         cmd,
         scope="my-app",
         action_class="deploy",
@@ -633,8 +655,8 @@ def _self_check() -> None:
     query = GrantQuery(cmd, "my-app", "deploy", now)
     assert normalize_command("  deploy  --env production \n") == "deploy  --env production"
     assert command_hash(cmd + "\r") != command_hash(cmd)
-    assert g.expires_at == "2026-06-06T23:45:00.000000+00:00"
-    assert g.minted_at == "2026-06-06T23:30:00.000000+00:00"
+    assert grant.expires_at == "2026-06-06T23:45:00.000000+00:00"
+    assert grant.minted_at == "2026-06-06T23:30:00.000000+00:00"
     for bad, name in (
         (dict(action_class="git-push"), "action_class"),
         (dict(allowed_classes=[]), "action_class"),
@@ -658,31 +680,35 @@ def _self_check() -> None:
             assert name in str(exc), (name, exc)
         else:
             raise AssertionError(f"build_grant accepted a bad {name}")
-    text = serialize_grant(g)
-    assert parse_grant(text, classes) == g
+    text = serialize_grant(grant)
+    assert parse_grant(text, classes) == grant
     assert parse_grant(text, []) is None
     as_text = text.replace('"schema_version": 1', '"schema_version": "1"')
     assert parse_grant(as_text, classes) is None
     assert parse_grant(text.replace("{", '{\n  "cwd": "/tmp",', 1), classes) is None
     assert parse_grant(text.replace("{", '{\n  "command": "x",', 1), classes) is None
     assert parse_grant(text.replace(cmd, "echo harmless"), classes) is None
-    assert not is_grant_live(g, now + timedelta(minutes=15))
-    assert not is_grant_live(g, now - timedelta(microseconds=1))
-    assert is_grant_live(g, now)
-    assert not is_grant_live(g, now.timestamp())  # type: ignore[arg-type]
-    hit = match_grant([g], GrantQuery("  " + cmd, "my-app", "deploy", now), classes)
+    assert not is_grant_live(grant, now + timedelta(minutes=15))
+    assert not is_grant_live(grant, now - timedelta(microseconds=1))
+    assert is_grant_live(grant, now)
+    assert not is_grant_live(grant, now.timestamp())  # type: ignore[arg-type]
+    hit = match_grant([grant], GrantQuery("  " + cmd, "my-app", "deploy", now), classes)
     assert hit is not None and hit.id == "grant-abc123"
     assert (
-        match_grant([g], GrantQuery(cmd + " && rm -rf /", "my-app", "deploy", now), classes) is None
-    )
-    assert (
-        match_grant([g], GrantQuery("deploy\n--env production", "my-app", "deploy", now), classes)
+        match_grant([grant], GrantQuery(cmd + " && rm -rf /", "my-app", "deploy", now), classes)
         is None
     )
-    assert match_grant([g], {"command": cmd, "scope": "my-app", "now": now}, classes) is None
-    assert match_grant([g], query) is None
-    assert match_grant([None, {"action_class": "git-push"}, g], query, classes) == g
-    assert match_grant([mark_consumed(g, now)], query, classes) is None
+    assert (
+        match_grant(
+            [grant], GrantQuery("deploy\n--env production", "my-app", "deploy", now), classes
+        )
+        is None
+    )
+    assert match_grant([grant], {"command": cmd, "scope": "my-app", "now": now}, classes) is None
+    assert match_grant([grant], query) is None
+    junk: list[Any] = [None, {"action_class": "git-push"}]  # not grants: skipped, never raised on
+    assert match_grant([*junk, grant], query, classes) == grant
+    assert match_grant([mark_consumed(grant, now)], query, classes) is None
 
     class Shifty:
         reads = 0
@@ -694,7 +720,8 @@ def _self_check() -> None:
 
         scope, action_class = "my-app", "deploy"
 
-    assert match_grant([g], Shifty(), classes) is None and Shifty.reads == 1
+    shifty: Any = Shifty()  # a query object (not a GrantQuery) is read attribute by attribute
+    assert match_grant([grant], shifty, classes) is None and Shifty.reads == 1
 
     class Fickle(list):  # type: ignore[type-arg]
         calls = 0
@@ -705,11 +732,14 @@ def _self_check() -> None:
 
     assert not is_allowed_grant_class("git-push", Fickle(["deploy", "git-push"]))
     assert json.loads(compose_audit_line("denied", now=now))["id"] is None
+    assert is_grant_expired(grant, now + timedelta(minutes=15))
+    assert not is_grant_expired(grant, now + timedelta(minutes=15) - timedelta(microseconds=1))
+    assert not is_grant_expired({"id": "not a grant"}, now + timedelta(days=1))
     # Limits, pinned: cwd is not bound; matching does not consume; a hand-written
     # grant is honoured; a different spelling of the same effect is a miss.
     assert (
         match_grant(
-            [g],
+            [grant],
             {
                 "command": cmd,
                 "scope": "my-app",
@@ -719,17 +749,19 @@ def _self_check() -> None:
             },
             classes,
         )
-        == g
+        == grant
     )
-    assert match_grant([g], query, classes) == match_grant([g], query, classes) == g
-    forged = dict(g._asdict(), id="handwritten")
+    assert match_grant([grant], query, classes) == match_grant([grant], query, classes) == grant
+    forged = dict(grant._asdict(), id="handwritten")
     assert match_grant([forged], query, classes) is not None
     assert (
-        match_grant([g], GrantQuery("deploy  --env production", "my-app", "deploy", now), classes)
+        match_grant(
+            [grant], GrantQuery("deploy  --env production", "my-app", "deploy", now), classes
+        )
         is None
     )
     stale = GrantQuery(cmd, "my-app", "deploy", now + timedelta(minutes=14))
-    assert match_grant([g], stale, classes) == g  # the caller's clock is trusted
+    assert match_grant([grant], stale, classes) == grant  # the caller's clock is trusted
     print("capability_grant self-check: all assertions passed")
 
 

@@ -1,4 +1,4 @@
-"""Tests for agentops/capability_grant.py: contract, acceptance examples, limits, properties."""
+"""Tests for agentops/capability_grant.py: the documented API, examples, limits, properties."""
 
 from __future__ import annotations
 

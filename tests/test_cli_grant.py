@@ -1335,3 +1335,9 @@ def test_a_consumer_listing_during_a_claim_in_flight_leaves_the_claim_alone(
     monkeypatch.setattr(GrantStore, "_grant_at", staticmethod(rival_lists_between_claim_and_reread))
     used = store.consume(query, ["deploy"])
     assert rival == [None] and used is not None and used.id == grant.id
+
+
+def test_limit_a_secret_with_no_known_shape_is_audited_as_typed(tmp_path: Path) -> None:
+    store = GrantStore(tmp_path / "grants")
+    store.record_denial("deploy --password hunter2", scope="app", rule_id="r")
+    assert "hunter2" in (tmp_path / "grants" / "audit.ndjson").read_text()
