@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from collections import defaultdict
@@ -84,7 +85,9 @@ def test_pyproject_packaging_contract() -> None:
     assert project["requires-python"] == ">=3.10"
     assert project["scripts"]["agentops"] == "agentops.cli:main"
     assert meta["build-system"]["build-backend"] == "flit_core.buildapi"
-    assert project["version"] == agentops.__version__
+    assert "version" not in project  # one place: agentops.__version__, read by flit
+    assert project["dynamic"] == ["version"]
+    assert re.fullmatch(r"\d+\.\d+\.\d+", agentops.__version__)
     assert (PACKAGE / "py.typed").exists()
 
 
