@@ -380,12 +380,12 @@ def _optional_int_option(name: str, value: object, minimum: int) -> int | None:
     return _int_option(name, value, minimum)
 
 
-def _u8(text: str) -> int:
+def _utf8_length(text: str) -> int:
     """UTF-8 length; a lone surrogate counts 3 bytes (as with ``surrogatepass``)."""
     return len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
 
 
-def _u16(text: str) -> int:
+def _utf16_length(text: str) -> int:
     """UTF-16 length in code units: a code point above U+FFFF counts 2."""
     return len(text) if text.isascii() else len(text.encode("utf-16-le", "surrogatepass")) // 2
 
@@ -698,8 +698,8 @@ def _load_view(text: str) -> _LoadView:
     if loaded:
         loaded[0] = (loaded[0][0], loaded[0][1].lstrip(_LINE_WS))
         loaded[-1] = (loaded[-1][0], loaded[-1][1].rstrip(_LINE_WS))
-    chars = sum(_u16(piece) for _, piece in loaded) + max(len(loaded) - 1, 0)
-    size = sum(_u8(piece) for _, piece in loaded) + max(len(loaded) - 1, 0)
+    chars = sum(_utf16_length(piece) for _, piece in loaded) + max(len(loaded) - 1, 0)
+    size = sum(_utf8_length(piece) for _, piece in loaded) + max(len(loaded) - 1, 0)
     for idx in range(count - 1):  # from here on, raw holds the lines split on LF
         if raw[idx].endswith("\r"):
             raw[idx] = raw[idx][:-1]
@@ -740,10 +740,10 @@ def _budget(
         chars = -1
         size = -1
         for k, (number, piece) in enumerate(view.lines, 1):
-            chars += 1 + _u16(piece)
+            chars += 1 + _utf16_length(piece)
             failed = [k > max_lines, chars > max_chars, False]
             if text_bytes:
-                size += 1 + _u8(piece)
+                size += 1 + _utf8_length(piece)
                 failed[2] = size > cast(int, budget)  # text_bytes: budget is set
             if any(failed):
                 limit = INDEX_LIMITS[failed.index(True)]
@@ -767,31 +767,31 @@ def _budget(
     )
 
 
-def _budget_message(b: _Budget, max_lines: int, max_chars: int) -> str:
+def _budget_message(cut: _Budget, max_lines: int, max_chars: int) -> str:
     measures = {
-        "lines": (b.index_lines, max_lines, "lines"),
-        "chars": (b.index_chars, max_chars, "characters (UTF-16 units)"),
-        "bytes": (b.byte_size, b.budget_bytes, "bytes"),
+        "lines": (cut.index_lines, max_lines, "lines"),
+        "chars": (cut.index_chars, max_chars, "characters (UTF-16 units)"),
+        "bytes": (cut.byte_size, cut.budget_bytes, "bytes"),
     }
-    measure, cap, unit = measures[b.limit]
+    measure, cap, unit = measures[cut.limit]
     text = (
-        f"{INDEX_FILE_NAME} is over the {b.limit} limit: {measure} {unit} loaded against "
-        f"a limit of {cap} (over by {b.over})"
+        f"{INDEX_FILE_NAME} is over the {cut.limit} limit: {measure} {unit} loaded against "
+        f"a limit of {cap} (over by {cut.over})"
     )
-    if b.first_unloaded_line is not None:
-        text += f"; line {b.first_unloaded_line} and everything after it never loads"
+    if cut.first_unloaded_line is not None:
+        text += f"; line {cut.first_unloaded_line} and everything after it never loads"
     others = [
         name
         for name, over in (
-            ("lines", b.over_lines),
-            ("chars", b.over_chars),
-            ("bytes", b.over_bytes),
+            ("lines", cut.over_lines),
+            ("chars", cut.over_chars),
+            ("bytes", cut.over_bytes),
         )
-        if over is not None and name != b.limit
+        if over is not None and name != cut.limit
     ]
     for name in others:
-        m, c, u = measures[name]
-        text += f"; also over the {name} limit ({m} {u} against {c})"
+        other_measure, other_cap, other_unit = measures[name]
+        text += f"; also over the {name} limit ({other_measure} {other_unit} against {other_cap})"
     return text
 
 
@@ -1620,13 +1620,10 @@ def _repair(finding: Finding, ctx: _Context, nearest: _LazyNearest) -> Repair | 
 
 
 def _survivor(names: tuple[str, ...], referenced: set[str]) -> str:
-    """The file a near-duplicate cluster merges into: the only one the index reaches,
-    else the longest name (the first of the longest on a tie)."""
+    """The file a near-duplicate cluster merges into: the longest name among those the
+    index reaches, else among all (the first of the longest on a tie)."""
     reached = [name for name in names if name in referenced]
-    if len(reached) == 1:
-        return reached[0]
-    pool = reached or list(names)
-    return max(pool, key=len)
+    return max(reached or names, key=len)
 
 
 def suggest_memory_repairs(
@@ -1681,9 +1678,9 @@ def suggest_prune_candidates(
                 PruneCandidate(
                     number,
                     match.group(),
-                    _u8(line) + 1,
+                    _utf8_length(line) + 1,
                     line.strip()[:_PRUNE_TEXT_CHARS],
-                    _u16(line) + 1,
+                    _utf16_length(line) + 1,
                 )
             )
     found.sort(key=lambda c: (c.date, c.line))
@@ -1777,7 +1774,7 @@ def _compact_line(line: str, max_len: int) -> tuple[str | None, bool]:
     if not cut:
         return None, False
     new = head + cut + _ELLIPSIS
-    if _u8(new) >= _u8(line):
+    if _utf8_length(new) >= _utf8_length(line):
         return None, False
     return new, False
 
@@ -1802,12 +1799,12 @@ def compact_index_lines(
             skipped.append(SkippedLine(index + 1, "head too long to shorten"))
         if new is None:
             continue
-        saved = _u8(line) - _u8(new)
+        saved = _utf8_length(line) - _utf8_length(new)
         changes.append(LineChange(index + 1, len(line), len(new), saved, new))
         parts[index] = new + "\r" if crlf else new
     result = "\n".join(parts) if changes else text
-    before = _u8(text)
-    after = _u8(result)
+    before = _utf8_length(text)
+    after = _utf8_length(result)
     return Compaction(result, tuple(changes), tuple(skipped), before - after, before, after)
 
 

@@ -1953,3 +1953,34 @@ def test_self_check_refuses_under_optimize() -> None:
         check=False,
     )
     assert done.returncode != 0 and "all assertions passed" not in done.stdout
+
+
+def test_cluster_paths_meet_at_eight_and_nine_tokens() -> None:
+    eight = frozenset("abcdefgh")
+    nine = eight | {"i"}
+    other_eight = frozenset("abcdefgz")  # shares 7 of 9: Jaccard 7/9
+    assert mi._cluster_sets([eight, other_eight]) == [[0, 1]]  # shared-subset keys
+    assert mi._cluster_sets([eight, nine]) == [[0, 1]]  # the pairwise path, 8 with 9
+    assert mi._cluster_sets([nine, nine | {"j"}]) == [[0, 1]]
+    assert mi._cluster_sets([frozenset("ab"), frozenset("cd")]) == []
+
+
+def test_cluster_survivor_is_the_only_member_the_index_reaches() -> None:
+    names = ["user_rule_retry_x.md", "user_rule_retry_x_v2.md", "user_retry_rule_x.md"]
+    files = [(n, "") for n in names]
+    (fix,) = [r for r in repairs("- [R](user_retry_rule_x.md)", files).repairs if r.survivor]
+    assert len(fix.finding.files) == 3 and fix.survivor == "user_retry_rule_x.md"
+    both = "- [R](user_rule_retry_x.md)\n- [S](user_retry_rule_x.md)"
+    (fix,) = [r for r in repairs(both, files).repairs if r.survivor]
+    assert fix.survivor == "user_rule_retry_x.md"  # the first longest of those reached
+    two = "- [R](user_rule_retry_x.md)\n- [S](user_rule_retry_x_v2.md)"
+    (fix,) = [r for r in repairs(two, files).repairs if r.survivor]
+    assert fix.survivor == "user_rule_retry_x_v2.md"
+    (fix,) = [r for r in repairs("", files).repairs if r.survivor]
+    assert fix.survivor == "user_rule_retry_x_v2.md"  # none reached: the longest name
+
+
+def test_all_is_what_a_caller_needs() -> None:
+    assert len(mi.__all__) == 23
+    for tuning in ("STOPWORDS", "HUB_MIN_BACKLINKS", "NEAR_DUPLICATE_MIN_JACCARD", "Edge"):
+        assert tuning not in mi.__all__ and hasattr(mi, tuning)
