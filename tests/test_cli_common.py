@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import ast
 import os
+import stat
+import unicodedata
 from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import run_cli
+from hypothesis import given
+from hypothesis import strategies as st
 
 from agentops import cli
 from agentops.cli import _common
@@ -286,3 +291,101 @@ def test_loads_strict_refuses_duplicates_and_constants() -> None:
         _common.loads_strict('{"a": {"b": 1, "b": 2}}')
     with pytest.raises(ValueError, match="NaN is not JSON"):
         _common.loads_strict("[NaN]")
+
+
+# ---------------------------------------------------------------------------
+# The one appender
+
+
+def _why_not_written(path: Path, payload: bytes = b"row\n", **options: Any) -> str:
+    options.setdefault("follow_links", False)
+    with pytest.raises(_common.FileNotWritten) as caught:
+        _common.append_record(str(path), payload, mode=0o600, **options)
+    return str(caught.value)
+
+
+def test_append_record_creates_with_the_callers_mode_and_appends(tmp_path: Path) -> None:
+    for mode in (0o600, 0o644):
+        target = tmp_path / f"log-{mode:o}"
+        _common.append_record(str(target), b"one\n", mode=mode, follow_links=False)
+        _common.append_record(str(target), b"two\n", mode=0o666, follow_links=False)
+        assert target.read_bytes() == b"one\ntwo\n"
+        assert stat.S_IMODE(target.stat().st_mode) == mode  # the mode of creation stays
+    empty = tmp_path / "empty"
+    _common.append_record(str(empty), b"", mode=0o600, follow_links=False)
+    assert empty.read_bytes() == b""
+
+
+def test_append_record_closes_a_torn_line_first(tmp_path: Path) -> None:
+    target = tmp_path / "log"
+    target.write_bytes(b'{"torn"')
+    _common.append_record(str(target), b"next\n", mode=0o600, follow_links=False)
+    assert target.read_bytes() == b'{"torn"\nnext\n'
+
+
+def test_append_record_refuses_links_fifos_and_directories(tmp_path: Path) -> None:
+    victim = tmp_path / "victim"
+    victim.write_bytes(b"precious")
+    link = tmp_path / "link"
+    link.symlink_to(victim)
+    assert _why_not_written(link).startswith("cannot open for appending: ")
+    assert victim.read_bytes() == b"precious"
+    _common.append_record(str(link), b"row\n", mode=0o600, follow_links=True)  # if asked to
+    assert victim.read_bytes() == b"precious\nrow\n"
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    assert _why_not_written(fifo).startswith("cannot open for appending: ")  # no reader: at once
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        assert _why_not_written(fifo) == "not a regular file"
+    finally:
+        os.close(reader)
+    assert _why_not_written(tmp_path).startswith("cannot open for appending: ")
+
+
+def test_append_record_relative_to_a_directory_descriptor(tmp_path: Path) -> None:
+    folder = os.open(tmp_path, os.O_RDONLY)
+    try:
+        _common.append_record("rel", b"x\n", mode=0o600, follow_links=False, dir_fd=folder)
+    finally:
+        os.close(folder)
+    assert (tmp_path / "rel").read_bytes() == b"x\n"
+
+
+def test_append_record_short_write_is_reported(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(os, "write", lambda fd, data: len(data) - 1)
+    assert _why_not_written(tmp_path / "log") == "short write (3 of 4 bytes)"
+
+
+# ---------------------------------------------------------------------------
+# Showing text exactly
+
+
+@given(st.text())
+def test_escape_invisible_reads_back_as_a_python_literal(text: str) -> None:
+    shown = _common.escape_invisible(text)
+    assert ast.literal_eval('"' + shown.replace('"', '\\"') + '"') == text  # the oracle
+    assert all(char.isprintable() for char in shown)
+    assert _common.escape_invisible(text) == shown
+
+
+def test_escape_invisible_by_unicode_category() -> None:
+    for code in range(0x3000):
+        char = chr(code)
+        hidden = unicodedata.category(char)[0] in "CZ" and char != " "
+        hidden = hidden or 0xFE00 <= code <= 0xFE0F or 0x180B <= code <= 0x180F
+        assert (_common.escape_invisible(char) != char) == (hidden or char == "\\"), hex(code)
+    assert _common.escape_invisible("a\u200bb\u202ec\U000e0041\ufe0f") == (
+        "a\\u200bb\\u202ec\\U000e0041\\ufe0f"
+    )
+    assert _common.escape_invisible("tab\there\\u200b") == "tab\\there\\\\u200b"
+    assert _common.escape_invisible("café") == "café"
+
+
+def test_one_json_option() -> None:
+    parser = argparse.ArgumentParser()
+    _common.add_json_option(parser)
+    assert parser.parse_args(["--json"]).json is True
+    assert parser.parse_args([]).json is False

@@ -1,4 +1,4 @@
-"""Tests for `agentops ledger touch` / `agentops ledger tally` (memory_usage_ledger.md §10)."""
+"""Tests for `agentops ledger touch` / `agentops ledger tally`: the memory usage ledger on disk."""
 
 from __future__ import annotations
 
@@ -113,9 +113,9 @@ def test_touch_one_write_with_append_flags(tmp_path: Path, monkeypatch: pytest.M
     writes: list[bytes] = []
     real_open, real_write = os.open, os.write
 
-    def spy_open(path: Any, flags: int, *rest: Any) -> int:
+    def spy_open(path: Any, flags: int, *rest: Any, **named: Any) -> int:
         opened.append(flags)
-        return real_open(path, flags, *rest)
+        return real_open(path, flags, *rest, **named)
 
     def spy_write(fd: int, data: bytes) -> int:
         writes.append(bytes(data))
@@ -138,10 +138,10 @@ def test_touch_tail_unreadable_still_separates(
     ledger.write_bytes(b'{"a":1}\n')
     real_open = os.open
 
-    def no_read(path: Any, flags: int, *rest: Any) -> int:
+    def no_read(path: Any, flags: int, *rest: Any, **named: Any) -> int:
         if not flags & (os.O_WRONLY | os.O_RDWR):
             raise PermissionError(13, "Permission denied")
-        return real_open(path, flags, *rest)
+        return real_open(path, flags, *rest, **named)
 
     monkeypatch.setattr("agentops.cli.ledger.os.open", no_read)
     assert main(["ledger", "touch", str(ledger), "alpha"]) == 0
@@ -170,6 +170,10 @@ def test_touch_creates_file_rw_for_owner(tmp_path: Path) -> None:
     assert ledger.stat().st_mode & 0o777 == 0o644
 
 
+def ends_in_newline(path: str, info: os.stat_result) -> bool:
+    return _common._ends_in_newline(path, info, 0, None)
+
+
 def test_ends_in_newline_read_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     one = tmp_path / "one"
     one.write_bytes(b"x\n")
@@ -177,24 +181,24 @@ def test_ends_in_newline_read_error(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     def broken(*args: Any) -> bytes:
         raise OSError(5, "Input/output error")
 
-    monkeypatch.setattr("agentops.cli.ledger.os.pread", broken)
-    assert cli_ledger._ends_in_newline(str(one), os.stat(one)) is False
+    monkeypatch.setattr(os, "pread", broken)
+    assert ends_in_newline(str(one), os.stat(one)) is False
 
 
 def test_ends_in_newline_checks_same_file(tmp_path: Path) -> None:
     one_byte = tmp_path / "nl"
     one_byte.write_bytes(b"\n")
-    assert cli_ledger._ends_in_newline(str(one_byte), os.stat(one_byte)) is True
+    assert ends_in_newline(str(one_byte), os.stat(one_byte)) is True
     one, other = tmp_path / "one", tmp_path / "other"
     one.write_bytes(b"x\n")
     other.write_bytes(b"y\n")
-    assert cli_ledger._ends_in_newline(str(one), os.stat(one)) is True
-    assert cli_ledger._ends_in_newline(str(one), os.stat(other)) is False
+    assert ends_in_newline(str(one), os.stat(one)) is True
+    assert ends_in_newline(str(one), os.stat(other)) is False
     one.write_bytes(b"x")
-    assert cli_ledger._ends_in_newline(str(one), os.stat(one)) is False
+    assert ends_in_newline(str(one), os.stat(one)) is False
     one.write_bytes(b"")
-    assert cli_ledger._ends_in_newline(str(one), os.stat(one)) is False
-    assert cli_ledger._ends_in_newline(str(tmp_path / "gone"), os.stat(other)) is False
+    assert ends_in_newline(str(one), os.stat(one)) is False
+    assert ends_in_newline(str(tmp_path / "gone"), os.stat(other)) is False
 
 
 def test_touch_rejected_names_exit_3_valid_still_appended(tmp_path: Path, capsys: Capture) -> None:
@@ -532,10 +536,10 @@ def test_read_ledger_read_failure(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     ledger = tmp_path / "usage.jsonl"
     ledger.write_text("x")
 
-    def broken(fd: int, mode: str) -> Any:
+    def broken(fd: int, size: int) -> Any:
         raise OSError(5, "Input/output error")
 
-    monkeypatch.setattr("agentops.cli.ledger.os.fdopen", broken)
+    monkeypatch.setattr("agentops.cli.ledger.os.read", broken)
     assert cli_ledger.read_ledger(str(ledger)) == ("", "unreadable: Input/output error")
 
 

@@ -1,6 +1,12 @@
-"""Rules every agentops command shares: exit codes, the kill switch, output, and reading files.
+"""Rules every agentops command shares: exit codes, the kill switch, output, files.
 
-Reading follows one rule set so every scan counts the same way: regular files
+One way to do each thing: `read_regular` is the one reader (one descriptor,
+non-blocking, optionally no-follow, `fstat` before reading, a size cap),
+`append_record` the one appender (one `os.write` on an `O_APPEND` descriptor, the
+creation mode chosen by the caller), `add_json_option` the one `--json`, and
+`Subcommands` the type of what `register(commands, hooks)` receives.
+
+Sweeping follows one rule set so every scan counts the same way: regular files
 only; `.git`, `node_modules`, `__pycache__` and virtualenv folders skipped; a file
 with a NUL byte in its first 8 KiB, one that is not UTF-8, one that cannot be read
 and one over `MAX_FILE_BYTES` are *skipped and counted*, never a crash. Zero files
@@ -16,7 +22,7 @@ import stat
 import sys
 from collections.abc import Iterable, Iterator
 from datetime import datetime, timezone
-from typing import Any, NamedTuple, NoReturn
+from typing import Any, NamedTuple, NoReturn, TypeAlias
 
 EXIT_OK = 0  # clean / yes / done
 EXIT_USAGE = 2  # usage, configuration or internal error
@@ -65,6 +71,20 @@ class ArgumentParser(argparse.ArgumentParser):
         self.print_usage(sys.stderr)
         say_error(message)
         raise SystemExit(EXIT_USAGE)
+
+
+# What a command file's `register(commands, hooks)` receives: the sub-parser actions
+# of `agentops` and of `agentops hook`.
+Subcommands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+
+
+def add_json_option(parser: argparse.ArgumentParser) -> None:
+    """`--json`, defined once for every command that has it."""
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="one JSON document on stdout (the same as --format json where there is one)",
+    )
 
 
 def say_error(message: str) -> None:
@@ -187,6 +207,10 @@ def _skip_dir(path: str, name: str) -> bool:
 class FileNotRead(Exception):
     """Why `read_regular` read nothing: `str(exc)` is one short phrase ("missing",
     "unreadable: ...", "not a regular file", "larger than N bytes")."""
+
+    @property
+    def missing(self) -> bool:
+        return str(self) == "missing"
 
 
 def read_regular(
@@ -361,14 +385,9 @@ def read_text_file(path: str, *, keep_bom: bool = False) -> str | Skipped:
     A leading byte-order mark is dropped unless `keep_bom` (a scanner that
     reports one asks to see it)."""
     try:
-        with open(path, "rb") as handle:
-            if os.fstat(handle.fileno()).st_size > MAX_FILE_BYTES:
-                return Skipped(path, f"larger than {MAX_FILE_BYTES} bytes")
-            data = handle.read(MAX_FILE_BYTES + 1)
-    except OSError as exc:
-        return Skipped(path, f"unreadable: {exc.strerror or exc}")
-    if len(data) > MAX_FILE_BYTES:
-        return Skipped(path, f"larger than {MAX_FILE_BYTES} bytes")
+        data = read_regular(path, limit=MAX_FILE_BYTES, follow_links=True)
+    except FileNotRead as exc:
+        return Skipped(path, "unreadable: missing" if exc.missing else str(exc))
     if b"\x00" in data[:BINARY_PROBE_BYTES]:
         return Skipped(path, "binary")
     try:
@@ -378,6 +397,12 @@ def read_text_file(path: str, *, keep_bom: bool = False) -> str | Skipped:
     return text[1:] if text.startswith("\ufeff") and not keep_bom else text
 
 
+def text_replacing(data: bytes) -> str:
+    """`data` as UTF-8 with invalid sequences replaced and one leading BOM dropped."""
+    text = data.decode("utf-8", "replace")
+    return text[1:] if text.startswith("\ufeff") else text
+
+
 def read_stdin_text(limit: int | None = None) -> str:
     """stdin as text (UTF-8, invalid bytes replaced); at most `limit` bytes when given."""
     data = sys.stdin.buffer.read() if limit is None else sys.stdin.buffer.read(limit)
@@ -385,7 +410,7 @@ def read_stdin_text(limit: int | None = None) -> str:
 
 
 class MemoryDir(NamedTuple):
-    """A memory directory as `memory_integrity.md` §12 reads it."""
+    """A memory directory as `memory lint` reads it (docs/reference/memory_integrity.md)."""
 
     files: tuple[tuple[str, str | None], ...]  # (file name, text or None if unreadable)
     not_regular: int  # symlinks, directories named x.md, sockets: never read
@@ -417,21 +442,9 @@ def read_memory_dir(directory: str) -> MemoryDir:
 
 
 def _read_replacing(path: str) -> str | None:
-    # The entry was a regular file when listed; refuse to follow a symlink or block on
-    # a FIFO swapped in since, and read it as contentless instead.
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    # The entry was a regular file when listed; a symlink or FIFO swapped in since is
+    # not followed or waited on, and reads as contentless.
     try:
-        fd = os.open(path, flags)
-    except OSError:
+        return text_replacing(read_regular(path, limit=None, follow_links=False))
+    except FileNotRead:
         return None
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return None
-        with os.fdopen(os.dup(fd), "rb") as handle:
-            data = handle.read()
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
-    text = data.decode("utf-8", "replace")
-    return text[1:] if text.startswith("\ufeff") else text

@@ -1,24 +1,21 @@
 """`agentops ledger touch` and `agentops ledger tally`: the memory usage ledger on disk.
 
 `touch` appends one row per load-bearing memory to a JSON Lines ledger in ONE
-`os.write` on a descriptor opened `O_WRONLY | O_APPEND | O_CREAT`: the ledger is
-never truncated or rewritten, and concurrent sessions appending at once lose and
-tear no row. If the existing file is non-empty and does not end in a newline (a
-writer died mid-line), the same write starts with `"\\n"` so the torn line never
-swallows the new rows. When the last byte cannot be read back, the newline is
-written anyway (a blank line is ignored by every reader; a merged row is not).
+`os.write` (`_common.append_record`: `O_APPEND`, created 0o644, never truncated
+or rewritten, a torn last line closed with a newline first), so concurrent
+sessions appending at once lose and tear no row.
 
 `tally` reads the ledger (UTF-8, invalid bytes replaced, a leading BOM dropped; a
 missing, unreadable or non-regular ledger reads as empty) and tallies it against
 the fact names of a memory directory. No rows read means NO EVIDENCE (exit 4):
 never-touched is then not an eviction signal.
 
-Choices where the contract is silent: the kill switch (`AGENTOPS_DISABLED=1`)
-makes both commands print `disabled by AGENTOPS_DISABLED` and exit 4 with nothing
-written; a LEDGER that is not a regular file (a directory, a FIFO, a device) is
-not written (exit 4); `--days` takes ASCII digits only, at most 999999999; the
-JSON `rows_skipped` is, like the text line, parse-skipped lines plus malformed rows.
-Exit codes and everything else: `memory_usage_ledger.md` §10.
+Choices: the kill switch (`AGENTOPS_DISABLED=1`) makes both commands print
+`disabled by AGENTOPS_DISABLED` and exit 4 with nothing written; a LEDGER that is
+not a regular file (a directory, a FIFO, a device) is not written (exit 4);
+`--days` takes ASCII digits only, at most 999999999; the JSON `rows_skipped` is,
+like the text line, parse-skipped lines plus malformed rows. Exit codes: 0 done,
+3 `touch` rejected a name, 4 nothing recorded or no evidence, 2 usage.
 """
 
 from __future__ import annotations
@@ -26,7 +23,6 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import stat
 import sys
 from typing import Any
 
@@ -59,7 +55,7 @@ def register(commands: Any, hooks: Any) -> None:
     tally.add_argument(
         "--days", metavar="N", default="90", help="window in days, a positive integer (default 90)"
     )
-    tally.add_argument("--json", action="store_true", help="one JSON document on stdout")
+    _common.add_json_option(tally)
     tally.set_defaults(run=run_tally, crash_exit=_common.EXIT_BLIND)
 
 
@@ -111,77 +107,23 @@ def run_touch(args: argparse.Namespace) -> int:
 
 
 def append_text(path: str, text: str) -> str | None:
-    """Append `text` to the regular file `path` (created, never truncated) in one
+    """Append `text` to the regular file `path` (created 0o644, never truncated) in one
     write; None on success, else why nothing was written."""
-    payload = text.encode("utf-8")
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | _NONBLOCK, 0o644)
-    except OSError as exc:
-        return f"cannot open for appending: {exc.strerror or exc}"
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            return "not a regular file"
-        if payload and info.st_size > 0 and not _ends_in_newline(path, info):
-            payload = b"\n" + payload
-        if not payload:
-            return None
-        written = os.write(fd, payload)
-        if written != len(payload):
-            return f"short write ({written} of {len(payload)} bytes)"
-        return None
-    except OSError as exc:
-        return f"cannot write: {exc.strerror or exc}"
-    finally:
-        os.close(fd)
-
-
-_NONBLOCK = getattr(os, "O_NONBLOCK", 0)  # a FIFO without a reader fails instead of hanging
-
-
-def _ends_in_newline(path: str, info: os.stat_result) -> bool:
-    """Whether the file `info` describes ends in b"\\n"; False when that cannot be
-    read back from the same file (the caller then writes a separating newline).
-
-    Under concurrent appends this can answer False for a tail that is only
-    mid-write (a page-crossing append publishes its new size before its last
-    bytes), which costs one blank line, never a merged row: blank lines are not
-    rows."""
-    try:
-        fd = os.open(path, os.O_RDONLY | _NONBLOCK)
-    except OSError:
-        return False
-    try:
-        mine = os.fstat(fd)
-        if (mine.st_dev, mine.st_ino) != (info.st_dev, info.st_ino) or mine.st_size < 1:
-            return False
-        return os.pread(fd, 1, mine.st_size - 1) == b"\n"
-    except OSError:
-        return False
-    finally:
-        os.close(fd)
+        _common.append_record(path, text.encode("utf-8"), mode=0o644, follow_links=True)
+    except _common.FileNotWritten as exc:
+        return str(exc)
+    return None
 
 
 def read_ledger(path: str) -> tuple[str, str | None]:
     """The ledger's text (UTF-8, invalid bytes replaced, leading BOM dropped) and why
     it read as empty (None when it was read)."""
     try:
-        fd = os.open(path, os.O_RDONLY | _NONBLOCK)
-    except FileNotFoundError:
-        return "", "missing"
-    except OSError as exc:
-        return "", f"unreadable: {exc.strerror or exc}"
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return "", "not a regular file"
-        with os.fdopen(os.dup(fd), "rb") as handle:
-            data = handle.read()
-    except OSError as exc:
-        return "", f"unreadable: {exc.strerror or exc}"
-    finally:
-        os.close(fd)
-    text = data.decode("utf-8", "replace")
-    return (text[1:] if text.startswith("\ufeff") else text), None
+        data = _common.read_regular(path, limit=None, follow_links=True)
+    except _common.FileNotRead as exc:
+        return "", str(exc)
+    return _common.text_replacing(data), None
 
 
 def run_tally(args: argparse.Namespace) -> int:
