@@ -425,14 +425,16 @@ def test_one_mebibyte_with_a_hundred_secrets(monkeypatch: pytest.MonkeyPatch, ca
     assert updated["stdout"].count("[redacted:github-token]") == 100
 
 
-def test_redact_tree_keeps_shape_and_input() -> None:
+def test_redacted_keeps_shape_and_input() -> None:
     value = {"a": [SECRET, 1, None, {"b": "x " + SECRET}], "c": True, "d": 2.5}
     snapshot = json.dumps(value)
-    cleaned, count = ptu.redact_tree(value)
-    assert count == 2 and json.dumps(value) == snapshot  # the input is not changed
+    cleaned = ptu.redacted(value)
+    assert json.dumps(value) == snapshot  # the input is not changed
     assert cleaned == without_secret(value)
-    assert ptu.redact_tree(SECRET) == ("[redacted:github-token]", 1)
-    assert ptu.redact_tree(5) == (5, 0) and ptu.redact_tree(None) == (None, 0)
+    assert ptu.redacted(SECRET) == "[redacted:github-token]"
+    assert ptu.redacted({SECRET: 1}) == {"[redacted:github-token]": 1}  # keys too
+    for clean in (5, None, "plain", {"a": ["b", 1.5]}, [], {}):
+        assert ptu.redacted(clean) is None
 
 
 def test_redaction_of_a_deep_response(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
@@ -459,7 +461,7 @@ def test_redaction_error_fails_open(monkeypatch: pytest.MonkeyPatch, capsys: Any
     def boom(*a: Any, **k: Any) -> Any:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(secret_redaction, "redact_secret_shapes", boom)
+    monkeypatch.setattr(secret_redaction, "redact_json_like", boom)
     data = fixture("claude_post_tool_use_bash.json")
     code, out, err = call(monkeypatch, capsys, json.dumps(data), "--redact", "--trusted", "Bash")
     assert (code, out) == (0, "") and err.count("\n") == 1 and SECRET not in err

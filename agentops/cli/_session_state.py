@@ -25,7 +25,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
-import hashlib
 import json
 import os
 import stat
@@ -72,6 +71,8 @@ def session_path(store: str, session_id: str) -> str:
     _private_dir(store)
     sessions = os.path.join(store, SESSIONS)
     _private_dir(sessions)
+    import hashlib  # imported here: every command start pays for module-level imports
+
     digest = hashlib.sha256(session_id.encode("utf-8", "surrogatepass")).hexdigest()[:40]
     return os.path.join(sessions, digest + ".json")
 

@@ -29,7 +29,6 @@ import contextlib
 import json
 import os
 import shlex
-import shutil
 import sys
 from typing import Any
 
@@ -211,6 +210,8 @@ def _commands(groups: list[Any]) -> set[str]:
 
 
 def _backup(path: str) -> str:
+    import shutil  # imported here: every command start pays for module-level imports
+
     candidate = path + BACKUP_SUFFIX
     number = 1
     while os.path.lexists(candidate):

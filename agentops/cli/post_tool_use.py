@@ -10,9 +10,10 @@ and answers with at most one object:
   `hidden_chars.scan` finds invisible code points in the response, a warning
   naming them (at most 20 distinct ones, then a count). The tool is recorded in
   the session's state (`sources`), which `hook memory-write` reads.
-- **Redaction** (`--redact`). Every string inside `tool_response` goes through
-  `secret_redaction.redact_secret_shapes`; when anything was replaced, the
-  response comes back in the same shape with only those spans changed:
+- **Redaction** (`--redact`). `tool_response` goes through
+  `secret_redaction.redact_json_like` (every string, object keys included,
+  through `redact_secret_shapes`); when anything was replaced, the response
+  comes back in the same shape with only those spans changed:
   `hookSpecificOutput.updatedMCPToolOutput` for an MCP tool (`mcp__...`),
   `hookSpecificOutput.updatedToolOutput` for a built-in tool (Claude Code 2.1.121
   and later; Codex CLI accepts only the MCP field, so built-in output is not
@@ -40,7 +41,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from agentops.cli import _common, _hook_common, _session_state
+from agentops.cli import _common, _hook_common, _hook_json, _session_state
 
 WARNING_LIMIT = 20
 UNPARSED_SOURCE = "an unknown tool (hook input not parsed)"
@@ -149,10 +150,10 @@ def _redaction(harness: str, tool: str, response: object) -> dict[str, Any]:
     if harness == _hook_common.GEMINI:
         content = response.get("llmContent") if isinstance(response, dict) else response
         original = content if isinstance(content, str) else _response_text(content)
-        cleaned, count = redact_tree(original)
-        return {"tool_output": cleaned} if count else {}
-    cleaned, count = redact_tree(response)
-    if not count:
+        text = redacted(original)
+        return {} if text is None else {"tool_output": text}
+    cleaned = redacted(response)
+    if cleaned is None:
         return {}
     if tool.startswith("mcp__"):
         return {"updatedMCPToolOutput": cleaned}
@@ -161,42 +162,16 @@ def _redaction(harness: str, tool: str, response: object) -> dict[str, Any]:
     return {"updatedToolOutput": cleaned}
 
 
-def redact_tree(value: Any) -> tuple[Any, int]:
-    """`value` with every string redacted by `redact_secret_shapes`, same shape
-    (a new structure; the input is not changed), and the number of replacements."""
-    from agentops.secret_redaction import redact_secret_shapes
+def redacted(value: Any) -> Any | None:
+    """`value` in the same shape with every string (keys included) passed through
+    `redact_secret_shapes`, or None when that changes nothing. The input is not
+    changed; both walks are iterative, so no nesting depth raises."""
+    from agentops.secret_redaction import redact_json_like
 
-    count = 0
-
-    def clean(text: str) -> str:
-        nonlocal count
-        result = redact_secret_shapes(text)
-        if not result.shapes:
-            return text
-        count += len(result.shapes)
-        return result.text
-
-    if isinstance(value, str):
-        return clean(value), count
-    if not isinstance(value, (dict, list)):
-        return value, 0
-    root: dict[str, Any] | list[Any] = {} if isinstance(value, dict) else []
-    stack: list[tuple[Any, Any]] = [(value, root)]
-    while stack:
-        source, target = stack.pop()
-        pairs = source.items() if isinstance(source, dict) else enumerate(source)
-        for key, item in pairs:
-            if isinstance(item, str):
-                item = clean(item)
-            elif isinstance(item, (dict, list)):
-                copy: dict[str, Any] | list[Any] = {} if isinstance(item, dict) else []
-                stack.append((item, copy))
-                item = copy
-            if isinstance(target, dict):
-                target[key] = item
-            else:
-                target.append(item)
-    return root, count
+    cleaned = redact_json_like(value)
+    if _hook_json.dumps(cleaned) == _hook_json.dumps(value):
+        return None
+    return cleaned
 
 
 def _response_text(response: object) -> str:

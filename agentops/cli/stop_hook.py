@@ -32,7 +32,6 @@ import argparse
 import json
 import os
 import stat
-import subprocess
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
@@ -288,7 +287,7 @@ def _git_changes(cwd: object) -> list[str]:
     try:
         top = _git(cwd, "rev-parse", "--show-toplevel").strip()
         listing = _git(top, "status", "--porcelain=v1", "-z", "--untracked-files=all")
-    except (OSError, subprocess.SubprocessError) as exc:
+    except OSError as exc:
         raise NotAudited(f"git status failed: {exc}") from exc
     paths: list[str] = []
     entries = listing.split("\0")
@@ -307,10 +306,16 @@ def _git_changes(cwd: object) -> list[str]:
 
 
 def _git(cwd: str, *argv: str) -> str:
-    done = subprocess.run(
-        ["git", "-C", cwd, *argv],
-        capture_output=True,
-        timeout=GIT_TIMEOUT_SECONDS,
-        check=True,
-    )
+    """git's stdout; any failure (not installed, not a repository, timeout) is an OSError."""
+    import subprocess  # imported here: every command start pays for module-level imports
+
+    try:
+        done = subprocess.run(
+            ["git", "-C", cwd, *argv],
+            capture_output=True,
+            timeout=GIT_TIMEOUT_SECONDS,
+            check=True,
+        )
+    except subprocess.SubprocessError as exc:
+        raise OSError(str(exc)) from exc
     return done.stdout.decode("utf-8", "surrogateescape")
