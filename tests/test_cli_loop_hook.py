@@ -281,3 +281,11 @@ def test_subprocess_end_to_end(tmp_path: Path) -> None:
         assert run_cli("hook", "loop-guard", stdin=grep(), env=env).stdout == ""
     denied = run_cli("hook", "loop-guard", stdin=grep(), env=env)
     assert denied.returncode == 0 and decision(denied.stdout)[0] == "deny"
+
+
+def test_a_query_shown_in_a_reason_is_one_short_line() -> None:
+    from agentops.cli import loop_hook
+
+    assert loop_hook._shown("a\nb\x1bc") == "a b c"
+    assert loop_hook._shown("x" * 120) == "x" * 120
+    assert loop_hook._shown("x" * 500) == "x" * 117 + "..."
