@@ -1,7 +1,8 @@
 """Recall, false-positive rate and tail leaks of agentops.secret_redaction on labelled corpora.
 
 Run from the project root with nothing installed:  python benchmarks/secret_eval.py
-(`--help` lists the sizes; the whole run takes seconds).
+(`--help` lists the sizes; the whole run takes well under a minute, most of it
+detect-secrets; `--sections keyed,negatives` runs a subset).
 
 Five sections, each printed with its own table:
 
@@ -22,9 +23,9 @@ Five sections, each printed with its own table:
    (pretty, minified, nested, docker config.json, notebooks), TOML/INI, .pypirc, .npmrc,
    .netrc, .pgpass, AWS credentials, source code in ten languages, CLI flags, curl, HTTP
    headers and cookies, ADO.NET/JDBC/ODBC connection strings. Values come from a seeded
-   generator in seven kinds (random, hex, base64, word-like passphrase, punctuated, short,
-   long), so no file holds a live-looking string. Recall is also broken down by value kind
-   and by key name.
+   generator in eight kinds (random, hex, base64, word-like passphrase, what people pick
+   like Maple2024!, punctuated, short, long), so no file holds a live-looking string.
+   Recall is also broken down by value kind and by key name.
 
 3. NEGATIVES that must come back byte-identical at display: every placeholder (changeme,
    <password>, YOUR_API_KEY, ****, empty, null, [REDACTED]...) and reference
@@ -424,14 +425,11 @@ def benign_samples(stdlib_chars: int) -> list[tuple[str, str]]:
 # ---------------------------------------------------------------------------------------
 # Key-named secrets: a value assigned to a credential-named key, in the syntaxes people paste.
 #
-# Each syntax is a handful of templates written the way config files, shell history and
-# source code are written in practice. `{K}` is a credential key name drawn from KEY_NAMES in
-# the syntax's naming style, `{U}` a user name, `{V}` the value. A template may carry an
-# encoding ("basic": base64 of user:value, as in HTTP Basic and docker config.json;
-# "b64": base64 of the value, as in Kubernetes `data:`), and then the secret to find is the
-# encoded string. Values come from a seeded generator at run time, in seven kinds (random,
-# hex, base64, word-like passphrase, punctuated, short, long) restricted to the characters
-# the syntax can hold unescaped, so the value appears verbatim in the planted text.
+# Each syntax of keyed_syntaxes.txt is a handful of templates written the way config files,
+# shell history and source code are written in practice (that file's header describes the
+# format). Values come from a seeded generator at run time, in the kinds of VALUE_KINDS,
+# restricted to the characters the syntax can hold unescaped, so the value appears
+# verbatim in the planted text.
 # ---------------------------------------------------------------------------------------
 
 KEY_NAMES: tuple[tuple[str, ...], ...] = (
@@ -475,6 +473,26 @@ KEY_NAMES: tuple[tuple[str, ...], ...] = (
     ("slack", "bot", "token"),
     ("cookie", "secret"),
     ("keystore", "password"),
+    ("secret", "token"),
+    ("api", "secret"),
+    ("private", "token"),
+    ("service", "account", "key"),
+    ("database", "password"),
+    ("pg", "pass"),
+    ("rabbitmq", "default", "pass"),
+    ("sa", "password"),
+    ("minio", "root", "password"),
+    ("gf", "security", "admin", "password"),
+    ("npm", "token"),
+    ("hf", "token"),
+    ("nextauth", "secret"),
+    ("secret", "key", "base"),
+    ("app", "key"),
+    ("hmac", "key"),
+    ("passphrase",),
+    ("gpg", "passphrase"),
+    ("key", "password"),
+    ("store", "password"),
 )
 # Header-style names only make sense for tokens sent with a request.
 HEADER_NAMES = (
@@ -497,7 +515,7 @@ WORDS = tuple(_WORD_LIST.split(" "))
 # Punctuation people put in passwords; `$ { } < > %` are left out everywhere because a value
 # holding `${`, `{{`, `<...>` or `%(` would read as a template, which is a negative here.
 PUNCT = "!@#^&*()-_=+[]:,.?~/|;"
-VALUE_KINDS = ("random", "hex", "base64", "passphrase", "punctuated", "short", "long")
+VALUE_KINDS = ("random", "hex", "base64", "passphrase", "human", "punctuated", "short", "long")
 
 # Characters a syntax cannot hold unescaped (beyond the globally excluded ones).
 SHELL_BARE = "\"' \\!#^&*()[]|;?~,`="  # an unquoted shell word
@@ -588,10 +606,15 @@ def make_value(rnd: random.Random, kind: str, forbid: str) -> str:
         seps = [c for c in "-_. " if c not in forbid] or [""]
         sep = rnd.choice(seps)
         return sep.join(words) + sep + str(rnd.randint(10, 99))
+    if kind == "human":  # what people pick: a word, a year or a number, maybe a symbol
+        word = rnd.choice(WORDS)
+        word = word.capitalize() if rnd.random() < 0.7 else word
+        tail = rnd.choice([c for c in "!#*@." if c not in forbid] + [""])
+        return word + str(rnd.choice((rnd.randint(1, 99), rnd.randint(1990, 2026)))) + tail
     if kind == "long":
         return pick(rnd, URLSAFE, rnd.randint(64, 96))
     punct = [c for c in PUNCT if c not in forbid] or ["_"]
-    size = rnd.randint(8, 10) if kind == "short" else rnd.randint(12, 24)
+    size = rnd.randint(6, 10) if kind == "short" else rnd.randint(12, 24)
     chars = [rnd.choice(ALNUM) for _ in range(size)]
     for at in rnd.sample(range(1, size), 2 if kind == "short" else 4):
         chars[at] = rnd.choice(punct)
@@ -1327,32 +1350,21 @@ def share(outcomes: list[Outcome], field: str) -> float:
     return sum(getattr(o, field) for o in outcomes) / len(outcomes) if outcomes else 0.0
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seed", type=int, default=20260314)
-    parser.add_argument("--per-generator", type=int, default=3)
-    parser.add_argument("--per-syntax", type=int, default=12, help="key-named secrets per syntax")
-    parser.add_argument("--per-escape", type=int, default=40, help="escaped secrets per kind")
-    parser.add_argument("--stdlib-mb", type=float, default=8.0)
-    parser.add_argument("--show", type=int, default=12, help="misses/false positives to show")
-    parser.add_argument("--detect-secrets", help="path of a detect-secrets executable")
-    parser.add_argument("--no-detect-secrets", action="store_true")
-    args = parser.parse_args()
+SECTIONS = ("shapes", "keyed", "negatives", "escaped", "vendor", "stdlib")
+EMPTY = Section([], [], [], None)
 
-    ben = benign_samples(int(args.stdlib_mb * 1e6))
-    tail_leaks = existing_corpus(args, ben)
 
-    executable = None if args.no_detect_secrets else find_detect_secrets(args.detect_secrets)
-    where = executable or "not installed (put it on PATH or set DETECT_SECRETS)"
-    print(f"\ndetect-secrets: {where}")
-
+def keyed_section(args: argparse.Namespace, executable: str | None) -> Section:
     keyed = evaluate(keyed_positives(args.seed, args.per_syntax), executable)
     positives_table("key-named secrets", *keyed)
     breakdown(keyed, "value kind", lambda c: c.kind, 12)
     spelling = lambda c: re.sub("[^a-z]", "", c.key.lower())  # noqa: E731 - one name per spelling
     breakdown(keyed, "key name, any spelling (worst 12)", spelling, 12)
     show_misses(keyed.cases, keyed.shown, args.show)
+    return keyed
 
+
+def negatives_section(args: argparse.Namespace, executable: str | None) -> Section:
     written = keyed_negatives_written()
     negatives = evaluate(keyed_negatives_generated(args.seed) + written, executable)
     negatives_table("key-named negatives", *negatives, key=lambda c: c.section)
@@ -1367,39 +1379,93 @@ def main() -> int:
         listed = ", ".join(f"{name!r} {count}" for name, count in counts.most_common())
         print(f"  {label} whose generated negatives display redacts: {listed or 'none'}")
     show_redacted_negatives(negatives.cases, negatives.shown, args.show, skip={"docs-example"})
+    return negatives
 
+
+def escaped_section(args: argparse.Namespace, executable: str | None) -> tuple[Section, Section]:
     escaped = evaluate(escaped_cases(args.seed, args.per_escape), executable)
     positives_table("escaped secrets", *escaped)
     show_misses(escaped.cases, escaped.shown, args.show)
     escaped_neg = evaluate(escaped_negatives(args.seed, 240), executable)
     negatives_table("escaped negatives", *escaped_neg, key=lambda c: c.group)
     show_redacted_negatives(escaped_neg.cases, escaped_neg.shown, args.show)
+    return escaped, escaped_neg
 
+
+def vendor_section(args: argparse.Namespace, executable: str | None) -> None:
     vendor_list, vendor_note = vendor_cases_or_none()
     print(f"\nvendor cases: {vendor_note}")
     if vendor_list:
         vendor = evaluate(vendor_list, executable)
         positives_table("vendor formats (rules display misses)", *vendor, only_missed=True)
         show_misses(vendor.cases, vendor.shown, args.show)
-    print()
-    stdlib = stdlib_rate([text for source, text in ben if source == "stdlib"])
 
-    broken = sum(o.broken for sec in (escaped, escaped_neg) for o in sec.shown + sec.stored)
-    print("\n== against the target figures (display boundary)")
-    print(f"key-named clean recall      {share(keyed.shown, 'clean'):.3f}  (>= 0.95)")
+
+def summary(
+    keyed: Section, negatives: Section, escaped: Section, escaped_neg: Section, stdlib: float | None
+) -> None:
+    """The display boundary against the target figures; "-" for a section not run."""
+
+    def figure(outcomes: list[Outcome], field: str) -> str:
+        return f"{share(outcomes, field):.3f}" if outcomes else "    -"
+
     judged = [
         o
         for c, o in zip(negatives.cases, negatives.shown, strict=True)
         if c.section != "docs-example"
     ]
-    print(f"storage key-named recall    {share(keyed.stored, 'hit'):.3f}")
-    print(f"negatives rewritten         {share(judged, 'changed'):.3f}  (<= 0.02, docs apart)")
-    print(f"escaped clean recall        {share(escaped.shown, 'clean'):.3f}")
-    print(f"escaped negatives rewritten {share(escaped_neg.shown, 'changed'):.3f}")
-    print(f"JSON/repr broken by either  {broken}  (0)")
+    broken = sum(o.broken for sec in (escaped, escaped_neg) for o in sec.shown + sec.stored)
     reached = sum(o.damaged for sec in (keyed, escaped) for o in sec.shown)
+    print("\n== against the target figures (display boundary)")
+    print(f"key-named clean recall      {figure(keyed.shown, 'clean')}  (>= 0.95)")
+    print(f"storage key-named recall    {figure(keyed.stored, 'hit')}")
+    print(f"negatives rewritten         {figure(judged, 'changed')}  (<= 0.02, docs apart)")
+    print(f"escaped clean recall        {figure(escaped.shown, 'clean')}")
+    print(f"escaped negatives rewritten {figure(escaped_neg.shown, 'changed')}")
+    print(f"JSON/repr broken by either  {broken}  (0)")
     print(f"redactions past the value   {reached}  (0: no neighbouring line, quote or key)")
-    print(f"stdlib lines per 10,000     {stdlib:.2f}  (<= 0.5)")
+    print(f"stdlib lines per 10,000     {'-' if stdlib is None else f'{stdlib:.2f}'}  (<= 0.5)")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=20260314)
+    parser.add_argument("--per-generator", type=int, default=3)
+    parser.add_argument("--per-syntax", type=int, default=12, help="key-named secrets per syntax")
+    parser.add_argument("--per-escape", type=int, default=40, help="escaped secrets per kind")
+    parser.add_argument("--stdlib-mb", type=float, default=8.0)
+    parser.add_argument("--show", type=int, default=12, help="misses/false positives to show")
+    parser.add_argument("--detect-secrets", help="path of a detect-secrets executable")
+    parser.add_argument("--no-detect-secrets", action="store_true")
+    parser.add_argument(
+        "--sections",
+        default=",".join(SECTIONS),
+        help=f"comma-separated subset of {','.join(SECTIONS)} (default: all)",
+    )
+    args = parser.parse_args()
+    sections = set(args.sections.split(","))
+    if not sections <= set(SECTIONS):
+        parser.error(f"--sections: unknown {', '.join(sorted(sections - set(SECTIONS)))}")
+
+    ben = benign_samples(int(args.stdlib_mb * 1e6)) if sections & {"shapes", "stdlib"} else []
+    tail_leaks = existing_corpus(args, ben) if "shapes" in sections else 0
+
+    executable = None if args.no_detect_secrets else find_detect_secrets(args.detect_secrets)
+    where = executable or "not installed (put it on PATH or set DETECT_SECRETS)"
+    print(f"\ndetect-secrets: {where}")
+
+    keyed = keyed_section(args, executable) if "keyed" in sections else EMPTY
+    negatives = negatives_section(args, executable) if "negatives" in sections else EMPTY
+    escaped, escaped_neg = (
+        escaped_section(args, executable) if "escaped" in sections else (EMPTY, EMPTY)
+    )
+    if "vendor" in sections:
+        vendor_section(args, executable)
+    stdlib = None
+    if "stdlib" in sections:
+        print()
+        stdlib = stdlib_rate([text for source, text in ben if source == "stdlib"])
+    summary(keyed, negatives, escaped, escaped_neg, stdlib)
     return 1 if tail_leaks else 0
 
 

@@ -56,7 +56,7 @@ def test_every_planted_secret_appears_verbatim_and_holds_no_forbidden_character(
     for case in bench.keyed_positives(SEED, 7):  # one of each value kind per syntax
         assert case.forms == (case.value,)
         assert case.text.count(case.value) == 1, case.group
-        assert len(case.value) >= 8
+        assert len(case.value) >= 6
         encoded = any(encoding for encoding, _ in by_name[case.group].templates)
         if not encoded:
             assert not set(case.value) & set(by_name[case.group].forbid), case.group
@@ -131,6 +131,7 @@ def test_generated_negatives_put_every_placeholder_into_every_syntax() -> None:
 
 def test_the_scoring_tells_perfect_blind_remnant_and_broken_apart() -> None:
     cases = bench.keyed_positives(SEED, 2) + bench.escaped_cases(SEED, 4)
+    cases = [case for case in cases if len(case.forms[0]) > 6]  # room for a 6-character tail
     perfect = _oracle(cases)
     assert all(o.hit and o.clean for o in bench.run_cases(cases, perfect.__getitem__))
     assert not any(o.hit or o.clean for o in bench.run_cases(cases, lambda text: text))
