@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -473,3 +474,40 @@ def test_a_glob_is_never_tried_as_an_expansion() -> None:
     assert judge_command([home], "rm -rf $D") == Verdict(
         "ask", 0, "an argument of rm comes from variable $D"
     )
+
+
+# --- the documented limits, pinned --------------------------------------------------------
+
+
+def test_limit_blind_words_are_tried_one_literal_at_a_time() -> None:
+    whole = re.compile(r"^rm\s+-rf\s+/$")
+    assert judge_command([whole], "rm $X") == Verdict("none", -1, "")
+    assert judge_command([whole], "rm -rf $X").decision == "ask"
+
+
+def test_limit_other_interpreters_and_files_are_not_followed() -> None:
+    rm_root = re.compile(r"^rm\s+-rf\s+/")
+    python = "python3 -c 'import os; os.system(\"rm -rf /\")'"
+    assert judge_command([rm_root], python) == Verdict("none", -1, "")
+    assert judge_command([rm_root], 'python3 -c "$CODE"', commands_only=[0]).decision == "none"
+    assert judge_command([rm_root], "bash cleanup.sh") == Verdict("none", -1, "")
+
+
+def test_limit_pipeline_variables_are_followed_as_if_they_persisted() -> None:
+    assert argv_lists("ls | c=rm; $c -rf x") == [["ls"], ["rm", "-rf", "x"]]
+
+
+def test_documented_examples_hold() -> None:
+    import doctest
+
+    text = (
+        Path(__file__).resolve().parent.parent / "docs/reference/scannable_command.md"
+    ).read_text(encoding="utf-8")
+    start = text.index("```python", text.index("## Worked examples")) + len("```python")
+    block = text[start : text.index("```", start)]
+    names = {"re": re, "simple_commands": simple_commands}
+    names |= {"parse_command": parse_command, "judge_command": judge_command}
+    test = doctest.DocTestParser().get_doctest(block, names, "reference", "reference", 0)
+    runner = doctest.DocTestRunner()
+    runner.run(test)
+    assert runner.summarize().failed == 0
