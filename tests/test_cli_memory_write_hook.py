@@ -235,3 +235,24 @@ def test_subprocess_end_to_end(home: Path) -> None:
     taint("WebFetch")
     done = run_cli("hook", "memory-write", stdin=write(), env={"HOME": str(home)})
     assert done.returncode == 0 and decision(done.stdout)[0] == "ask"
+
+
+def test_sources_named_up_to_five(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
+    taint(*[f"mcp__s{index}__q" for index in range(5)])
+    reason = decision(call(monkeypatch, capsys, write())[1])[1]
+    assert "mcp__s4__q" in reason and "more" not in reason
+    taint(*[f"mcp__s{index}__q" for index in range(6)])
+    reason = decision(call(monkeypatch, capsys, write())[1])[1]
+    assert "mcp__s4__q and 1 more" in reason and "mcp__s5__q" not in reason
+
+
+def test_relative_paths_resolve_against_an_absolute_cwd(
+    monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    assert call(monkeypatch, capsys, write("CLAUDE.md", cwd="/home/user/project")) == (0, "")
+    _code, out = call(monkeypatch, capsys, write("CLAUDE.md", cwd="project"))
+    assert "could not check" in decision(out)[1]
+    taint("WebFetch")
+    glob = ("--memory-glob", "/srv/kb/*")
+    _code, out = call(monkeypatch, capsys, write("notes/a.md", cwd="/srv/kb"), *glob)
+    assert "/srv/kb/notes/a.md" in decision(out)[1]

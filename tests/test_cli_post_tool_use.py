@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 from conftest import run_cli
+from hypothesis import given
+from hypothesis import strategies as st
 
 from agentops import hidden_chars, promotion_gate
 from agentops.cli import _common, _hook_json, main
@@ -493,3 +495,45 @@ def test_unsafe_store_does_not_stop_the_tag(
     code, out, err = call(monkeypatch, capsys, payload("WebFetch"), "--store", str(store))
     assert code == 0 and context(out) == TAG.format(source="WebFetch")
     assert "provenance not recorded" in err and err.count("\n") == 1
+
+
+def test_gemini_parts_content_is_redacted_as_text(
+    monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    data = fixture("gemini_after_tool_web_fetch.json")
+    data["tool_response"]["llmContent"] = [{"text": "a " + SECRET}, {"text": "b"}]
+    _code, out, _ = call(monkeypatch, capsys, json.dumps(data), "--redact")
+    assert inner_of(out)["tool_output"] == "a [redacted:github-token]\nb"
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
+    lambda children: (
+        st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=4), children, max_size=3)
+    ),
+    max_leaves=15,
+)
+
+
+@given(json_values, st.sampled_from(["Bash", "WebFetch", "mcp__a__b"]))
+def test_any_response_gives_one_valid_answer(response: Any, tool: str) -> None:
+    # Never raises on data; the answer is one JSON object whose replacement, if
+    # any, is what redact_json_like makes of the response.
+    import argparse
+
+    from agentops.secret_redaction import redact_json_like
+
+    stdin = json.dumps({"tool_name": tool, "tool_response": response})
+    args = argparse.Namespace(trusted=["Bash"], redact=True, harness="claude", store=None)
+    original = sys.stdin
+    sys.stdin = io.TextIOWrapper(io.BytesIO(stdin.encode()), encoding="utf-8")
+    try:
+        reply = ptu._reply(args)
+    finally:
+        sys.stdin = original
+    inner = reply.get("hookSpecificOutput", {})
+    for field in ("updatedToolOutput", "updatedMCPToolOutput"):
+        if field in inner:
+            assert json.dumps(inner[field]) == json.dumps(redact_json_like(response))
+    assert (tool == "Bash") == ("additionalContext" not in inner)
+    json.loads(_hook_json.dumps(reply))

@@ -7,11 +7,14 @@ import json
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import run_cli
+from hypothesis import given
+from hypothesis import strategies as st
 
 from agentops.cli import main
 from agentops.cli import stop_hook as sh
@@ -91,6 +94,8 @@ def test_false_claim_blocks_naming_the_file(monkeypatch: pytest.MonkeyPatch, cap
     assert doc["decision"] == "block"
     reason = doc["reason"]
     assert 'answer line 4: "Updated template.js"' in reason
+    assert "no Write, Edit, MultiEdit or NotebookEdit call in this turn touched" in reason
+    assert "git status" not in reason
     assert "xmlLoader.js" not in reason and "analysis.ipynb" not in reason
     assert "Either make those changes now" in reason
 
@@ -142,7 +147,7 @@ def test_meta_user_entries_are_not_prompts(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "content,why",
     [
-        (None, "missing"),
+        (None, "unreadable"),
         ("", "empty"),
         ('{"type": "user"}\n{"type": "assis', "cut short"),
         ("not json at all\n", "not JSON"),
@@ -159,7 +164,7 @@ def test_unreadable_transcript_is_not_audited(
     answer = "Updated template.js."
     code, out, err = call(monkeypatch, capsys, stop_input(path, last_assistant_message=answer))
     assert (code, out) == (0, "")
-    assert err.count("\n") == 1 and "not audited" in err
+    assert err.count("\n") == 1 and "not audited" in err and why in err
 
 
 def test_directory_as_transcript_is_not_audited(
@@ -269,6 +274,7 @@ def test_other_harnesses_audit_against_git(
     doc = json.loads(out)
     assert code == 0 and doc["decision"] == decision
     assert "app.js" in doc["reason"] and "loader.js" not in doc["reason"]
+    assert "git status touched app.js" in doc["reason"] and "Write" not in doc["reason"]
     subprocess.run(["git", "-C", str(repo), "mv", "old.js", "app.js"], check=True)
     assert call(monkeypatch, capsys, json.dumps(data), "--git", "--harness", harness)[1] == ""
     data["stop_hook_active"] = True
@@ -301,3 +307,37 @@ def test_disabled(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
 def test_subprocess_end_to_end() -> None:
     done = run_cli("hook", "stop", stdin=stop_input())
     assert done.returncode == 0 and json.loads(done.stdout)["decision"] == "block"
+
+
+@given(
+    st.lists(st.binary(max_size=40).map(lambda b: b.replace(b"\n", b"")), max_size=30),
+    st.sampled_from(["", "\n"]),
+    st.integers(min_value=1, max_value=50),
+)
+def test_backward_lines_are_the_forward_lines_reversed(
+    lines: list[bytes], end: str, chunk: int
+) -> None:
+    # The backward reader against the plainest oracle: split the whole file.
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "t.jsonl"
+        content = b"\n".join(lines) + end.encode()
+        path.write_bytes(content)
+        original = sh.CHUNK_BYTES
+        sh.CHUNK_BYTES = chunk
+        try:
+            if content:
+                got = list(sh._lines_backwards(str(path)))
+                assert got == list(reversed(content.split(b"\n")))
+        finally:
+            sh.CHUNK_BYTES = original
+
+
+def test_only_assistant_entries_are_the_record(tmp_path: Path) -> None:
+    use = {"type": "tool_use", "id": "x", "name": "Write", "input": {"file_path": "/p/x.js"}}
+    lines = [
+        entry("user", "go"),
+        json.dumps({"type": "progress", "message": {"content": [use]}}),
+        json.dumps({"type": "assistant", "message": {"content": "Created x.js."}}),
+        say("Created x.js."),
+    ]
+    assert sh.read_turn(str(transcript(tmp_path, *lines))) == sh.Turn("Created x.js.", ())
