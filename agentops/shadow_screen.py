@@ -1,6 +1,8 @@
 """Five verdicts for a screen in front of agent actions, and a log you can decide from.
 
-The failure. A new screen in front of agent actions (a security classifier, a
+The failure
+-----------
+A new screen in front of agent actions (a security classifier, a
 policy regex, a quality judge) over-fires at first, and nobody knows its
 false-positive rate. The safe way to learn it is to run the screen watching
 before enforcing, but a log of "blocked: true/false" folds together "looked and
@@ -9,7 +11,9 @@ found nothing", "found something but only watching", "switched off" and
 a screen with nothing to report, so an outage shows up as a streak of clean
 actions and the numbers improve while nobody is looking.
 
-The fix. A closed vocabulary of five verdicts: `allow` and `block` (enforcing),
+The fix
+-------
+A closed vocabulary of five verdicts: `allow` and `block` (enforcing),
 `shadow_allow` and `would_block` (watching: the action proceeds either way), and
 `unscreened` in either mode: the screen never produced a usable answer
 (unavailable, timed out, raised, returned garbage). `unscreened` is never a pass.
@@ -21,7 +25,9 @@ rows a human reviews). The summary deliberately has no "ready" field: deciding
 to enforce needs the would_block rows labelled true or false positive, which
 only a person (or a caller's labelled data) can supply.
 
-Posture. The gate fails closed: any mode other than the exact string "shadow"
+Posture
+-------
+The gate fails closed: any mode other than the exact string "shadow"
 enforces (a misspelled mode blocks loudly instead of quietly watching); in
 enforce mode an unscreened action proceeds only when the caller passes
 `unscreened_proceeds=True` (a choice visible in code review), and the verdict
@@ -32,11 +38,17 @@ as not run. `screen_decision` never raises. The summary is a reporter and fails
 soft: input that is not a collection of rows, or whose iteration raises
 part-way, gives the empty summary (partial evidence reported as complete would
 be a wrong finding); a row that cannot be read is counted as unrecognized.
-Choices where the contract is silent: a row or mode that is a `str` subclass is
+
+Choices
+-------
+A row or mode that is a `str` subclass is
 judged by its exact `str` value, never through its own methods; a row that
 raises while being read is unrecognized, not fatal to the whole summary.
 
-WHAT THIS DOES NOT CATCH (each limit is pinned by a test):
+What this does not catch
+------------------------
+Each limit is pinned by a test.
+
 1. It classifies one decision; it does not enforce or log. Wiring `proceed` to
    real enforcement and writing every verdict where a human reads it are the
    caller's job. A caller that computes `proceed` and ignores it runs a watching
@@ -49,7 +61,9 @@ WHAT THIS DOES NOT CATCH (each limit is pinned by a test):
    recorded) are invisible, and a log mixing windows or modes is summed as
    given. Record a row for every attempted decision.
 
-Lineage. The screen vocabulary with an explicit "unscreened" answer follows the
+Lineage
+-------
+The screen vocabulary with an explicit "unscreened" answer follows the
 security screen in yc-software/qm, whose choice to make "the screener never ran"
 its own verdict instead of defaulting it to allow is the point worth copying.
 Shipping a gate in shadow before enforcing it is standard dark-launch practice.

@@ -1,72 +1,80 @@
 """One staleness chain for tracker and memory items, and one lag alert for a data source.
 
-The failures guarded against
-    1. Readers that disagree. An API and a local check read the same tracker
-       file but computed freshness differently (the newest of several review
-       dates in one; the first present of review, then updated, then created in
-       the other), so an item could be stale to one and fresh to the other.
-       Every reader calls ``pick_stale_basis``, so there is no second chain.
-    2. One mass edit, every item fresh. Fields such as ``updated`` change on any
-       write (a schema migration, a reformatting script). Fed into the chain, one
-       bulk edit makes every item look freshly reviewed. Only declared SIGNAL
-       fields count: dates written when someone actually reviewed the item.
-    3. A dashboard that looks current when it is not. The picture drawn from
-       data that stopped arriving last week looks like today's. The pipeline
-       must measure its own lag and alert: once per cooldown for one long
-       outage, and again as soon as the latest date moves while still behind.
+The failure
+-----------
+1. Readers that disagree. An API and a local check read the same tracker
+   file but computed freshness differently (the newest of several review
+   dates in one; the first present of review, then updated, then created in
+   the other), so an item could be stale to one and fresh to the other.
+   Every reader calls ``pick_stale_basis``, so there is no second chain.
+2. One mass edit, every item fresh. Fields such as ``updated`` change on any
+   write (a schema migration, a reformatting script). Fed into the chain, one
+   bulk edit makes every item look freshly reviewed. Only declared SIGNAL
+   fields count: dates written when someone actually reviewed the item.
+3. A dashboard that looks current when it is not. The picture drawn from
+   data that stopped arriving last week looks like today's. The pipeline
+   must measure its own lag and alert: once per cooldown for one long
+   outage, and again as soon as the latest date moves while still behind.
 
 The fix
-    ``parse_instant`` reads one strict ISO-8601 grammar (date, or date-time with
-    optional seconds, fraction and offset; no offset means UTC) into an aware
-    UTC ``datetime``. ``pick_stale_basis`` takes the newest parseable signal
-    field or caller-resolved external signal, falls back to the created field
-    only when there is no signal, and otherwise returns the distinct "none"
-    verdict. Each verdict names the field or label that decided it.
-    ``staleness_alert`` turns a latest date into lag, a stale flag and an alert
-    decision with a cooldown that is lifted when the latest date moves, and
-    hands back the state to persist (canonical ``YYYY-MM-DDTHH:MM:SS[.ffffff]Z``).
-
-    Choices where the contract is silent:
-    - A two-element external signal must be a ``tuple`` or ``list`` (a
-      ``StaleBasis``, with three fields, is not one).
-    - A signal field listed twice, or also named as the created field, is read
-      once (the first position counts).
-    - A ``signal_fields`` or ``external_signals`` sequence whose iteration
-      raises is treated as a bad option (default / empty).
-    - A stored state whose ``latest`` is present but not readable as an instant
-      (garbage text, a number, the none verdict) is untrusted; only ``None`` or
-      a missing key/attribute mean "no basis".
-    - A ``now`` whose UTC instant is out of ``datetime`` range (or whose tzinfo
-      raises) falls back to the current time, like any other unusable ``now``;
-      a ``latest`` out of range is no basis.
+-------
+``parse_instant`` reads one strict ISO-8601 grammar (date, or date-time with
+optional seconds, fraction and offset; no offset means UTC) into an aware
+UTC ``datetime``. ``pick_stale_basis`` takes the newest parseable signal
+field or caller-resolved external signal, falls back to the created field
+only when there is no signal, and otherwise returns the distinct "none"
+verdict. Each verdict names the field or label that decided it.
+``staleness_alert`` turns a latest date into lag, a stale flag and an alert
+decision with a cooldown that is lifted when the latest date moves, and
+hands back the state to persist (canonical ``YYYY-MM-DDTHH:MM:SS[.ffffff]Z``).
 
 Posture
-    ``parse_instant`` and ``pick_stale_basis`` fail soft: malformed items,
-    options and dates are skipped or defaulted, never raised; the absence of any
-    basis is its own verdict, never "fresh". ``staleness_alert`` never raises
-    but it is an alarm, so every ambiguity resolves toward alerting: no basis is
-    stale, a bad threshold or cooldown is zero, an untrusted state is ignored.
+-------
+``parse_instant`` and ``pick_stale_basis`` fail soft: malformed items,
+options and dates are skipped or defaulted, never raised; the absence of any
+basis is its own verdict, never "fresh". ``staleness_alert`` never raises
+but it is an alarm, so every ambiguity resolves toward alerting: no basis is
+stale, a bad threshold or cooldown is zero, an untrusted state is ignored.
 
-WHAT THIS DOES NOT CATCH (each pinned by a test)
-    - A signal stamped by a bulk write: if a migration writes a signal field,
-      that date is taken at face value. Keeping signal fields for real reviews
-      is a rule for the writers.
-    - Future dates: a future-dated signal wins unclamped, and a future latest
-      reads as fresh with a negative ``lag_days``. Clamping to ``now`` would bury
-      the faulty writer; check for future dates upstream.
-    - Thresholds are policy: ``pick_stale_basis`` answers "when", not "too
-      old"; ``staleness_alert`` applies the threshold it is given.
-    - Only strings are dates: a ``datetime`` object or an epoch number inside an
-      item (say from a YAML loader) is skipped; convert to ISO-8601 first.
+Choices
+-------
+- A two-element external signal must be a ``tuple`` or ``list`` (a
+  ``StaleBasis``, with three fields, is not one).
+- A signal field listed twice, or also named as the created field, is read
+  once (the first position counts).
+- A ``signal_fields`` or ``external_signals`` sequence whose iteration
+  raises is treated as a bad option (default / empty).
+- A stored state whose ``latest`` is present but not readable as an instant
+  (garbage text, a number, the none verdict) is untrusted; only ``None`` or
+  a missing key/attribute mean "no basis".
+- A ``now`` whose UTC instant is out of ``datetime`` range (or whose tzinfo
+  raises) falls back to the current time, like any other unusable ``now``;
+  a ``latest`` out of range is no basis.
+
+What this does not catch
+------------------------
+Each limit is pinned by a test.
+
+- A signal stamped by a bulk write: if a migration writes a signal field,
+  that date is taken at face value. Keeping signal fields for real reviews
+  is a rule for the writers.
+- Future dates: a future-dated signal wins unclamped, and a future latest
+  reads as fresh with a negative ``lag_days``. Clamping to ``now`` would bury
+  the faulty writer; check for future dates upstream.
+- Thresholds are policy: ``pick_stale_basis`` answers "when", not "too
+  old"; ``staleness_alert`` applies the threshold it is given.
+- Only strings are dates: a ``datetime`` object or an epoch number inside an
+  item (say from a YAML loader) is skipped; convert to ISO-8601 first.
 
 Lineage
-    The signal-only chain comes from a production multi-agent system's tracker
-    tooling, after two readers disagreed and a bulk migration re-dated every
-    item. The lag alert whose cooldown is lifted when the latest date moves comes
-    from a practitioner's account of replacing spreadsheets with a data
-    pipeline ("staleness is a product feature"). The grammar is a strict subset
-    of ISO 8601 / RFC 3339, chosen to differ deliberately from the lenient
-    JavaScript ``Date.parse`` an earlier implementation relied on.
+-------
+The signal-only chain comes from a production multi-agent system's tracker
+tooling, after two readers disagreed and a bulk migration re-dated every
+item. The lag alert whose cooldown is lifted when the latest date moves comes
+from a practitioner's account of replacing spreadsheets with a data
+pipeline ("staleness is a product feature"). The grammar is a strict subset
+of ISO 8601 / RFC 3339, chosen to differ deliberately from the lenient
+JavaScript ``Date.parse`` an earlier implementation relied on.
 """
 
 from __future__ import annotations
@@ -76,7 +84,7 @@ from collections.abc import Mapping, Sequence
 from datetime import date, datetime, timedelta, timezone
 from typing import NamedTuple
 
-__all__ = [  # noqa: RUF022 - the contract's order
+__all__ = [  # noqa: RUF022 - the order of docs/reference/stale_basis.md
     "DEFAULT_SIGNAL_FIELDS",
     "DEFAULT_CREATED_FIELD",
     "NO_BASIS",
