@@ -193,7 +193,7 @@ def rrf_fuse(
     for rank, index in enumerate(by_relevance, start=1):
         relevance_rank[index] = rank
     fused = [
-        _total([1.0 / (k_value + index + 1), 1.0 / (k_value + relevance_rank[index])])
+        _total([1.0 / (k_value + (index + 1)), 1.0 / (k_value + relevance_rank[index])])
         for index in range(count)
     ]
     order = sorted(range(count), key=fused.__getitem__, reverse=True)[:cut]

@@ -867,3 +867,11 @@ def test_runs_as_script() -> None:
         check=False,
     )
     assert done.returncode != 0 and "all assertions passed" not in done.stdout
+
+
+def test_recency_term_adds_the_one_based_rank_to_k_in_one_step() -> None:
+    """(k + rank), never (k + index) + 1: the two round differently for k = 1/3."""
+    k = 1 / 3
+    second = rrf_fuse([{"score": 0}, {"score": 0}], k=k)[1]
+    assert second.score == 1 / (k + 2) + 1 / (k + 2)
+    assert (1 / 3 + 1) + 1 != 1 / 3 + 2  # the trap this test pins
