@@ -50,6 +50,25 @@ is derived from the records. Adding a vendor token format is one record in
 `_VENDOR_RULES` plus its tests. The machinery that keeps rules off text that
 cannot hold them sits in one section at the end of the module.
 
+The key-name layer
+------------------
+`keyed-secret` takes a value assigned to a credential-named key, in every
+syntax people paste: dotenv and shell (`KEY=v`, `export KEY='v'`,
+`PGPASSWORD=v cmd`), YAML, JSON, TOML/INI, source code (assignments,
+annotated assignments, dict/object literals, struct fields, setters,
+first-argument pairs such as `setdefault("API_KEY", "v")`), CLI flags
+(`--password v`, `--token=v`, `mysql -p'v'`, `curl -u user:v`), quoted
+header dicts (`{"Authorization": "Bearer v"}`, `X-Api-Key: v`), connection
+strings (`Password=v;`, `?password=v&`), `.netrc`, `.pgpass`, `.pypirc`,
+`.npmrc` `_auth`/`_authToken`. The rule that separates a secret from text
+that only names one: the key's LAST word is a credential noun (password,
+passwd, pass, pwd, secret, token, credentials, or `key` qualified by api,
+secret, private, access...); the key is ASSIGNED (`=`, `:`, `:=`, `=>`, a flag
+argument; never `==`); and the value is a LITERAL (not a reference,
+template, call, attribute, type annotation or placeholder). The comment
+block above `_find_keyed` spells each part out. Only the value is replaced:
+quotes, the key, the line and its neighbours stay.
+
 Choices
 -------
 - Whole-token growth takes its trailing `=` padding the way a regular
@@ -84,9 +103,17 @@ Display:
   git SHA (inside an `Authorization:` header the header rule still takes it).
 - Unprefixed hex under 48 characters (a 32-hex Twilio auth token, Datadog key,
   Mailchimp key body looks like an MD5 digest).
-- Opaque, unprefixed credentials (`MY_SERVICE_TOKEN=hunter2hunter2`, cookies):
-  there are no key-name rules, except documented syntaxes (`Authorization:`
-  headers, Docker `"auth"`, Azure connection-string keys, SAS `sig=`).
+- Opaque, unprefixed credentials whose key is not credential-named
+  (`MY_SERVICE_TOK=...`, `DB_PASS_PRIMARY=...`) and cookie values.
+- Key-named values (`keyed-secret`, see "The key-name layer"): an unquoted
+  value is cut at its first space; a literal that reads as code after ` = `
+  (`password = hunterhunter`), one dictionary-looking word (`"coyote"`), a
+  placeholder-looking literal (`"test"`, `"password1"`), a word and a digit
+  (`"sunshine1"`), lowercase words (`correct-horse-battery`, read as a
+  resource name), a path, a URL, or a value starting with `$`/`{`/`%(`/`!tag`
+  passes; an unterminated quote gives no value; a key split from its value
+  across lines (YAML block scalars) passes; a key whose first word is an
+  action (`hash_password`, `showPassword`) is read as code.
 - Vendors not in the table (New Relic `NRAK-...`, Mailchimp `...-us14`, Okta).
 - Base64 under 40 characters, digit-free runs, and fragments cut at a snippet
   edge (`ghp_abcdefghij`).
@@ -911,6 +938,390 @@ def _find_long_b64_storage(text: str) -> _Spans:
 
 
 # --------------------------------------------------------------------------------------------
+# Key-named secrets
+# --------------------------------------------------------------------------------------------
+#
+# The rule that separates a secret from text that only names one:
+# 1. The KEY's last word is a credential noun: password, passwd, passphrase, pass, pwd, pw,
+#    secret, token, credential(s), creds, auth, authorization, or `key` qualified by api,
+#    access, secret, private, signing, encryption, master, client, account, app, shared,
+#    session, storage, license or subscription (`DB_PASSWORD`, `stripeSecretKey`,
+#    `X-Api-Key`, `SECRET_KEY_BASE`). A key whose last word is anything else names a
+#    property of the secret, not the secret (`PASSWORD_MIN_LENGTH`, `TOKEN_TYPE`,
+#    `api_key_header`, `max_tokens`, `secretKeyRef`).
+# 2. The key is ASSIGNED: `=`, `:`, `:=`, `=>` (never `==`, `!=`, `<=`), a CLI flag and its
+#    argument (`--password v`), a `.netrc` `password v` or a Dockerfile `ENV KEY v`.
+# 3. The VALUE is a literal: quoted, the text between the quotes; unquoted, up to
+#    whitespace or a delimiter (`,;&)]}<>"'` or a backslash). Not a literal, so left alone:
+#    references and templates (`$X`, `${X}`, `{{ x }}`, `%(x)s`, `{x}`, `#{x}`, `%X%`,
+#    `<%= %>`), code (a call, an index, a dotted name, a bare identifier after ` = `), type
+#    annotations (`password: str`, `token: Optional[str]`), and placeholders (empty,
+#    `changeme`, `<password>`, `YOUR_API_KEY`, `xxx`, `****`, `...`, `example`, `dummy`,
+#    `test`, the credential words themselves, `None`/`null`/`true`, short all-digit
+#    numbers, unquoted all-lowercase words).
+# Limits: a value with spaces that is not quoted is cut at the first space; a literal that
+# looks like code (`password = hunter`) or like a placeholder (`password = "test"`) passes;
+# keys that do not end in a credential noun (`DB_PASS_2X`, `mysecretvalue`) pass.
+
+_KEYED_HEADS = ("pass", "pw", "secret", "token", "cred", "auth", "key")
+# The credential noun at a head occurrence (lower-cased text), an optional suffix, the key's
+# end, an optional closing quote or bracket, and the assignment.
+_KEYED_AT = _rx(
+    r"""(?x)
+    (?P<noun>
+        pass(?:word|wd|phrase)? | pwd | pw | secret | token | credentials? | creds
+      | authorization | auth | key
+    )
+    (?:[_-]?(?:[0-9]+|base|value))?       # DB_PASSWORD2, SECRET_KEY_BASE, token_value
+    (?![a-z0-9]|[_.-][a-z0-9])            # the noun ends the key
+    (?P<close>["'`]?\]?)                  # "password": / ['password'] =
+    [ \t]*
+    (?P<sep>:=|=>|=(?![=>~])|:(?![:=/\\])|,|>|\((?=["'])|(?=[ \t]))
+    """
+)
+# Words that qualify `key` as a credential (`api_key`, `SecretKey`, `X-Api-Key`).
+_KEY_QUALIFIERS = frozenset(
+    (
+        *("api", "access", "secret", "private", "signing", "encryption", "master", "client"),
+        *("account", "app", "shared", "session", "storage", "license", "subscription"),
+        *("auth", "hmac", "jwt", "webhook", "ssh", "deploy", "admin", "root", "service"),
+    )
+)
+_LONG_NOUNS = frozenset(("password", "passwd", "passphrase", "secret", "token", "credential"))
+_ACTION_PREFIX = _rx(
+    r"[-_$]*(?i:hash|check|verify|validate|is|has|use|uses|require|requires|reset|forgot"
+    r"|show|hide|toggle|enable|disable|allow|min|max|get|generate|gen|rotate|revoke)"
+    r"(?:[-_.]|(?<=[a-z])(?=[A-Z]))"
+)
+_KEY_CHARS = frozenset(string.ascii_letters + string.digits + "_.-")
+_VALUE_END = _rx(r"[\s\"'`,;&()\[\]{}<>\\]")
+_AUTH_SCHEME = _rx(r"(?i:basic|bearer|token|digest|negotiate|apikey|key|sso-key)[ \t]+")
+_PLACEHOLDER = re.compile(
+    r"""(?x)
+      (?:x+|\*+|\.+|-+|_+|\#+|0+|•+)           # filler
+    | <[^<>]*> | \[[^\[\]]*\] | \([^()]*\)      # <password>, [redacted], (hidden)
+    | (?:your|my|the|enter|insert|put|replace|add|set)[_ -]?[a-z_ -]*   # YOUR_API_KEY
+    | [a-z_ -]*[_ -](?:here|goes[_ -]here|placeholder)                  # KEY_HERE
+    | change[_ -]?me | changeit | replace[_ -]?me | fixme | todo | tbd | tba
+    | example | examples | sample | dummy | fake | test | testing | demo | foo | bar | baz
+    | placeholder | redacted | hidden | masked | removed | omitted | secret | secrets
+    | password | passwd | pass | pwd | token | key | apikey | api[_ -]?key | credentials?
+    | none | null | nil | nan | true | false | yes | no | on | off | undefined | unset
+    | empty | default | required | optional | string | str | bytes | int | bool
+    | abc | abc123 | 123 | 1234 | 12345 | 123456 | 12345678 | 123456789 | qwerty | letmein
+    """,
+    re.ASCII | re.IGNORECASE,
+)
+_VERSION_LIKE = _rx(r"[0-9]+(?:[.][0-9]+)+")
+_NOT_A_SECRET_VALUE = _rx(
+    r"""(?x)
+      \A(?:@@|__|%%|\#\#)[A-Za-z0-9_]+(?:@@|__|%%|\#\#)\Z   # a fixture marker @@SECRET@@
+    | (?:\.\.\.|\u2026)\Z                                 # elided: sk-...
+    | \A(?:/|\./|\.\./|~/)(?:[a-z0-9_.-]+/)*[A-Za-z0-9_.-]*\Z | \A[A-Za-z]:\\  # a path
+    | ://                                                   # a URL or a vault reference
+    | \A[A-Za-z0-9_-]+\.(?:json|jsonl|ya?ml|toml|ini|txt|pem|key|crt|env|cfg|conf|py)\Z
+    | \A[a-z]+(?:[-_.][a-z]+)+\Z                            # a resource name: postgres-auth
+    | \A[a-z]{3,10}[0-9]{1,3}\Z                             # an example password: sunshine1
+    """
+)
+_PLACEHOLDER_PARTS = ("example", "placeholder", "changeme", "change_me", "redacted", "xxxx")
+# A reference or template, read at the start of the value.
+_REFERENCE = _rx(
+    r"\$|![A-Za-z]+(?:\s|\Z)|%\(|%[A-Za-z_][A-Za-z0-9_]*%|\{\{|\{%|\{[A-Za-z_]|#\{|<%|@\{|\[\["
+)
+_IDENT = _rx(r"[A-Za-z_][A-Za-z0-9_]*")
+_NAMES_A_KEY = re.compile(
+    r"password|passwd|secret|token|credential|api_?key|(?<![a-z])key(?![a-z])|(?<=[a-z])Key",
+    re.ASCII,
+)
+_BUILT_STRING = _rx(r"[\"'`][ \t]*(?:\+|\.[ \t]|%[ \t(]|\*[ \t]*[0-9])")
+_CONCATENATION = _rx(r"\A[ \t]*['\"`]?[ \t]*\+|\+[ \t]*['\"`]?[ \t]*\Z|\A['\"`][ \t]*\.")
+# A format or template inside a quoted value: "X-Api-Key: {v}", "Bearer %s", "${TOKEN}"
+_TEMPLATE_INSIDE = _rx(r"\{[A-Za-z_][A-Za-z0-9_.]*\}|\$\{|\{\{|%[sdr]\b|%\([a-z_]+\)")
+_NAMES_A_CREDENTIAL = re.compile(r"pass|pw|secret|token|key|cred|auth", re.ASCII | re.IGNORECASE)
+_DOTTED = _rx(r"[A-Za-z_$][A-Za-z0-9_$]*(?:(?:\.|::|->)[A-Za-z_$][A-Za-z0-9_$]*)+")
+_TYPE_LIKE = _rx(r"(?:[A-Z][A-Za-z]*|str|string|bytes|int|bool|any|object|number)\??")
+_NETRC = re.compile(r"^[ \t]*(?:machine|default)[ \t]", re.ASCII | re.MULTILINE)
+# A type annotation or property accessor between a key and its `=` (TypeScript, Python,
+# Rust, Kotlin, C#): `: string =`, `: Optional[str] =`, `: &'static str =`, `{ get; set; } =`.
+_TYPED_ASSIGN = _rx(
+    r"(?:[&*]?'?[A-Za-z_][A-Za-z0-9_.]*(?:[\[<][A-Za-z0-9_ ,.|'\[\]<>&]*[\]>])?[?]?"
+    r"(?:[ \t]*\|[ \t]*[A-Za-z_][A-Za-z0-9_.]*)*|\{[ \t]*get;[^}\n]*\})[ \t]*=(?!=)[ \t]*"
+)
+_NAME_VALUE = _rx(r"\s*[\"']value[\"'][ \t]*:[ \t]*")
+
+
+def _keyed_key_start(text: str, head: int) -> int:
+    start = head
+    while start > 0 and text[start - 1] in _KEY_CHARS:
+        start -= 1
+    return start
+
+
+def _noun_at_boundary(text: str, lowered: str, head: int, noun: str) -> bool:
+    """The credential noun at `head` starts a word of the key (or a known compound)."""
+    if noun == "key":
+        end = head - 1 if head > 0 and text[head - 1] in "_.-" else head
+        start = end
+        while start > 0 and text[start - 1].isalpha() and end - start < 16:
+            start -= 1
+            if text[start].isupper() and start > 0 and text[start - 1].islower():
+                break  # a camelCase hump starts the qualifier: stripeSecretKey
+        return lowered[start:end] in _KEY_QUALIFIERS
+    if head == 0 or not text[head - 1].isalnum():
+        return True
+    if text[head].isupper() and (text[head - 1].islower() or text[head - 1].isdigit()):
+        return True  # camelCase: dbPassword, stripeSecret
+    return any(lowered.startswith(n, head) for n in _LONG_NOUNS)  # dbpassword, csrftoken
+
+
+def _quoted_value(text: str, at: int) -> tuple[int, int] | None:
+    """Span of the text between the quote at `at` and its closing quote on the same line.
+
+    The closing quote must end the value (a delimiter or the end follows): in
+    `"token=" + x` the quote after `=` closes a string, it does not open a value.
+    """
+    quote = text[at]
+    n = len(text)
+    j = at + 1
+    while j < n:
+        ch = text[j]
+        if ch == "\\":
+            j += 2
+            continue
+        if ch == quote:
+            after = text[j + 1 : j + 2]
+            return (at + 1, j) if after == "" or not (after.isalnum() or after in "_$") else None
+        if ch == "\n":
+            return None
+        j += 1
+    return None
+
+
+def _is_placeholder(value: str, key_noun: str) -> bool:
+    bare = value.strip()
+    if len(bare) < 4 or _PLACEHOLDER.fullmatch(bare):
+        return True
+    lowered = bare.lower()
+    if any(part in lowered for part in _PLACEHOLDER_PARTS) or "[redacted:" in lowered:
+        return True
+    if _NOT_A_SECRET_VALUE.search(bare):
+        return True  # @@SECRET@@, sk-..., /run/secrets/db, op://vault/item, db.json
+    if (bare.isdigit() and len(bare) < 8) or _VERSION_LIKE.fullmatch(bare):
+        return True  # a port, a count, a version or an OID
+    if bare.isalpha() and (bare.islower() or bare.isupper() or bare.istitle() or len(bare) < 10):
+        return True  # one dictionary-looking word: a label, an enum value, prose
+    if _PLACEHOLDER.fullmatch(bare.rstrip("0123456789")):
+        return True  # password1, test123
+    if len(set(bare)) <= 2:
+        return True  # aaaa, abab
+    return lowered.replace("_", "").replace("-", "") in (key_noun, key_noun + "s")
+
+
+def _is_code(
+    value: str,
+    sep: str,
+    quoted: bool,
+    following: str,
+    spaced: bool,
+    quoted_key_bare_value: bool = False,
+) -> bool:
+    """The value is code, a reference, a template or a type, not a literal."""
+    if _REFERENCE.match(value) or _CONCATENATION.search(value):
+        return True
+    if value[:1] in "\"'`" or value[-1:] in "\"'`":
+        return True  # a fragment of code between two strings: ', '
+    if quoted and (_BUILT_STRING.match(following) or _TEMPLATE_INSIDE.search(value)):
+        return True  # "ghp_" + suffix, "Bearer {token}": a string being built, not a value
+    if quoted_key_bare_value and _IDENT.fullmatch(value):
+        return True  # {"key": VARIABLE}: JSON has no such value, code does
+    if _IDENT.fullmatch(value) and _NAMES_A_KEY.search(value):
+        return True  # "name": "SENDGRID_API_KEY": a key's name, not its value
+    if quoted:
+        return False
+    if following.startswith(("(", "[", ".", "->", "::")):
+        return True  # get_token(), request.form['password'], a.b
+    if _DOTTED.fullmatch(value) and not any(ch.isdigit() for ch in value.split(".")[0]):
+        return True
+    if _IDENT.fullmatch(value):
+        if _NAMES_A_CREDENTIAL.search(value):
+            return True  # password=KEY_PASSWORD, authkey=authkey, pwd=getpass_unicode
+        if (spaced or sep in (":=", "=>")) and not any(ch.isdigit() for ch in value):
+            return True  # password = password_from_vault
+        if sep == ":" and (_TYPE_LIKE.fullmatch(value) or (value.islower() and value.isalpha())):
+            return True  # password: str / auth: basic
+    return False
+
+
+def _find_keyed(text: str) -> _Spans:
+    """Values assigned to credential-named keys (see the rule above)."""
+    lowered = text.lower() if text.isascii() else None
+    if lowered is None:
+        lowered = "".join(ch.lower() if len(ch.lower()) == 1 else ch for ch in text)
+    spans: list[tuple[int, int]] = []
+    for head_word in _KEYED_HEADS:
+        i = lowered.find(head_word)
+        while i != -1:
+            span = _keyed_value_at(text, lowered, i)
+            if span is not None:
+                spans.append(span)
+            i = lowered.find(head_word, i + 1)
+    spans.extend(_find_keyed_special(text, lowered))
+    return _disjoint(spans)
+
+
+def _disjoint(spans: list[tuple[int, int]]) -> _Spans:
+    out: _Spans = []
+    for a, b in sorted(set(spans)):
+        if out and a < out[-1][1]:
+            continue
+        out.append((a, b))
+    return out
+
+
+def _keyed_value_at(text: str, lowered: str, head: int) -> tuple[int, int] | None:
+    m = _KEYED_AT.match(lowered, head)
+    if m is None:
+        return None
+    noun = m.group("noun")
+    if not _noun_at_boundary(text, lowered, head, noun):
+        return None
+    sep = m.group("sep")
+    key_start = _keyed_key_start(text, head)
+    key_quoted = m.group("close")[:1] in ('"', "'", "`")
+    pos = m.end()
+    n = len(text)
+    while pos < n and text[pos] in " \t":
+        pos += 1
+    if sep in (":", "") and not key_quoted:
+        typed = _TYPED_ASSIGN.match(text, pos)  # API_KEY: &str = "v", Password { get; set; } = "v"
+        if typed is not None and (sep == ":" or text[pos] == "{"):
+            pos = typed.end()
+            sep = "="
+    name_value = _NAME_VALUE.match(text, m.end()) if sep == "," and key_quoted else None
+    if name_value is not None:
+        pos = name_value.end()  # {"name": "API_KEY", "value": "v"}
+        sep = ":"
+    if sep == ":" and not key_quoted and not text.startswith((" ", "\t", "\n", '"', "'"), m.end()):
+        return None  # YAML needs a space after the colon: `${SECRET_KEY:?err}` assigns nothing
+    if noun == "auth" and not text.startswith("_auth", key_start):
+        return None  # AUTH=CRAM-MD5 names a mode; Docker "auth" has its own rule; _auth holds one
+    if sep == "," and not (key_quoted and key_start >= 2 and text[key_start - 2] in "([{"):
+        return None  # only a first argument pair: ("KEY", "value")
+    if sep == "" and not _spaced_assignment(text, lowered, key_start, noun):
+        return None
+    if sep == ">" and not (key_start > 0 and text[key_start - 1] == "<"):
+        return None  # only an XML element: <password>v</password>
+    name_start = max(key_start, text.rfind(".", key_start, head) + 1)
+    if _ACTION_PREFIX.match(text, name_start):
+        return None  # hash_password, verify_token, is_secret, max_token: about it, not it
+    if sep == "(" and not (
+        lowered.startswith("set", name_start) and text[name_start + 3].isupper()
+    ):
+        return None  # only a setter: setPassword("v")
+    sep_at = m.start("sep")
+    unspaced = m.group("sep") == "=" and text[sep_at - 1] not in " \t"
+    if unspaced and text[sep_at + 1 : sep_at + 2] in (" ", "\t"):
+        return None  # `key= next=1`: an empty value, not the neighbouring pair
+    if sep == ":" and lowered.startswith(("|", ">"), pos):
+        return None  # a YAML block scalar: the value is on the next lines
+    if text.startswith("--", pos):
+        return None  # the next CLI flag, not a value
+    span = _value_span(text, pos)
+    if span is None:
+        return None
+    a, b = span
+    quoted = a > 0 and text[a - 1] in "\"'`" and a - 1 == pos
+    value = text[a:b]
+    if noun == "authorization" or (noun == "auth" and not quoted):
+        scheme = _AUTH_SCHEME.match(text, a)
+        if scheme is None and not quoted and not (len(value) >= 12 and _HAS_DIGIT(value)):
+            return None  # a header value without a scheme must look like a credential
+        if scheme is not None:
+            if quoted:
+                a = scheme.end()
+            else:
+                if text[scheme.end() : scheme.end() + 1] in ("'", '"', "`"):
+                    return None  # "Authorization: Bearer " + token: code building a header
+                rest = _value_span(text, scheme.end())
+                if rest is None:
+                    return None
+                a, b = rest
+            value = text[a:b]
+    if sep == "," and (not quoted or b - a < 8):
+        return None
+    following = text[b : b + 4]
+    spaced = sep == "=" and text[m.start("sep") - 1] in " \t"
+    bare_after_quoted_key = key_quoted and not quoted
+    if _is_code(value, sep, quoted, following, spaced, bare_after_quoted_key) or _is_placeholder(
+        value, noun
+    ):
+        return None
+    if "[redacted:" in value or "<REDACTED:" in value:
+        return None
+    return a, b
+
+
+def _value_span(text: str, pos: int) -> tuple[int, int] | None:
+    if pos >= len(text):
+        return None
+    if text[pos - 1] == ">" and pos > 0:  # an XML element's text, up to its closing tag
+        end = text.find("<", pos)
+        if end <= pos or not text.startswith("</", end) or "\n" in text[pos:end]:
+            return None
+        return pos, end
+    if text[pos] in "\"'`":
+        if text.startswith(text[pos] * 3, pos):
+            return None  # a triple-quoted block
+        return _quoted_value(text, pos)
+    end = _VALUE_END.search(text, pos)
+    b = end.start() if end else len(text)
+    return (pos, b) if b > pos else None
+
+
+def _spaced_assignment(text: str, lowered: str, key_start: int, noun: str) -> bool:
+    """A key followed by spaces assigns: a CLI flag, a .netrc entry or a Dockerfile ENV."""
+    if key_start > 0 and text[key_start] == "-" and text[key_start - 1] in " \t":
+        return True  # --password value, -token value
+    if text.startswith("-", key_start) and key_start == 0:
+        return True
+    line_start = text.rfind("\n", 0, key_start) + 1
+    if noun in ("password", "passwd") and _NETRC.search(lowered):
+        return True  # .netrc: machine h login u password p
+    before = lowered[line_start:key_start].rstrip(" \t")
+    # Dockerfile `ENV KEY value`, Windows `setx KEY value`, as the line's command
+    return before.endswith(("env", "setx")) and (
+        len(before) <= 4 or before[-5 if before.endswith("env") else -6] in " \t>"
+    )
+
+
+_CURL_USER = _rx(r"(?:(?<=\s)|^)(?:-u|--user)(?:[ \t]+|=)?([\"']?)[^\s:\"'`]*:([^\s\"'`)]+)\1")
+_MYSQL_P = _rx(r"(?<=\s)-p(?:[ \t]*([\"'])([^\s\"']+)\1|([^\s\"'-][^\s\"']*))")
+_PGPASS = re.compile(r"^[^\s:#]+:(?:[0-9]+|\*):[^\s:]+:[^\s:]+:(\S+)$", re.ASCII | re.MULTILINE)
+_PGPASS_GATE = _rx(r":(?:[0-9]{2,5}|\*):")
+
+
+def _find_keyed_special(text: str, lowered: str) -> _Spans:
+    """Syntaxes whose secret has no key in front: curl -u, mysql -p, .pgpass lines."""
+    out: _Spans = []
+    if "-u" in text or "--user" in text:
+        for m in _CURL_USER.finditer(text):
+            if not _is_placeholder(m.group(2), "password") and not _REFERENCE.match(m.group(2)):
+                out.append(m.span(2))
+    if "mysql" in lowered or "mariadb" in lowered or "sshpass" in lowered:
+        for m in _MYSQL_P.finditer(text):
+            group = 2 if m.group(2) is not None else 3
+            value = m.group(group)
+            if not _is_placeholder(value, "password") and not _REFERENCE.match(value):
+                out.append(m.span(group))
+    if _PGPASS_GATE.search(text):
+        for m in _PGPASS.finditer(text):
+            if not _is_placeholder(m.group(1), "password") and not _REFERENCE.match(m.group(1)):
+                out.append(m.span(1))
+    return out
+
+
+# --------------------------------------------------------------------------------------------
 # Storage-only rules
 # --------------------------------------------------------------------------------------------
 
@@ -981,7 +1392,7 @@ class _ShapeRule(NamedTuple):
     # Prefilter probes for a rule without literals: (stop character, look-around regex that
     # must hold at that character); the rule runs when one probe fires.
     probes: tuple[tuple[str, str], ...] = ()
-    gate: str = ""  # "b64-run", "at-sign" or "entropy-run": a whole-text gate instead
+    gate: str = ""  # "b64-run", "at-sign", "entropy-run" or "always": a whole-text gate
     boundary: str = "both"  # "both" or "storage" (a storage-only marker kind)
 
 
@@ -1311,6 +1722,12 @@ _RULES: tuple[_ShapeRule, ...] = (
         finder=_find_long_b64_display,
         storage_finder=_find_long_b64_storage,
         gate="b64-run",
+    ),
+    _ShapeRule(
+        "keyed-secret",
+        "value assigned to a credential-named key (password, secret, token, api key...)",
+        finder=_find_keyed,
+        gate="always",
     ),
     _ShapeRule(
         "high-entropy",
@@ -1949,6 +2366,7 @@ for _index, _rule in enumerate(_COMPILED):
         _GATED_BY[_key] = _GATED_BY.get(_key, frozenset()) | {_index}
 del _index, _rule, _key
 _B64_GATED = tuple(i for i, rule in enumerate(_COMPILED) if rule.gate == "b64-run")
+_ALWAYS = tuple(i for i, rule in enumerate(_COMPILED) if rule.gate == "always")
 _AT_SIGN_GATED = tuple(i for i, rule in enumerate(_COMPILED) if rule.gate == "at-sign")
 _ENTROPY_GATED = tuple(i for i, rule in enumerate(_COMPILED) if rule.gate == "entropy-run")
 _ENTROPY_RUN_23 = b"a" * 23
@@ -1956,7 +2374,9 @@ _ENTROPY_RUN_23 = b"a" * 23
 
 def _rules_on(scan: _Scan, text: str, storage: bool) -> list[_Compiled]:
     """The rules `scan` lets run at one boundary, in table order."""
-    on: set[int] = set(_B64_GATED) if scan.b64run else set()
+    on: set[int] = set(_ALWAYS)
+    if scan.b64run:
+        on.update(_B64_GATED)
     on.update(*(_GATED_BY.get(key, ()) for key in scan.present))
     if storage:
         if "@" in text:
@@ -1971,8 +2391,6 @@ def _rules_on(scan: _Scan, text: str, storage: bool) -> list[_Compiled]:
 def _active_rules(text: str) -> tuple[list[_Compiled], frozenset[str]]:
     """Display rules that can match `text`, decided once on the input (tokens add no literal)."""
     scan = _scan(text)
-    if scan is _NOTHING:
-        return [], scan.present
     return _rules_on(scan, text, False), scan.present
 
 
@@ -1995,7 +2413,7 @@ def _self_check() -> None:
     hx = "0123456789abcdef"
     aws = "AKIA" + "IOSFODNN7EXAMPLE"
     begin = "-----BEGIN "
-    assert len(MARKER_KINDS) == len(SHAPES) + 2 and SHAPES[-1][0] == "long-base64"
+    assert len(MARKER_KINDS) == len(SHAPES) + 2 and SHAPES[-1][0] == "keyed-secret"
     assert r(aws) == ("[redacted:aws-key]", ("aws-key",))
     assert r("ASIA" + aws[4:]) == ("[redacted:aws-key]", ("aws-key",))
     assert r("token=" + hx * 4) == ("token=[redacted:long-hex]", ("long-hex",))
@@ -2073,8 +2491,9 @@ def _self_check() -> None:
     assert st("before " + aws + " after") == "before <REDACTED:aws-key:1a5d4> after"
     assert st("mail jane.doe+ops@mail.example.co.uk today") == "mail <REDACTED:email:c68a2> today"
     assert st("pw Zx8kL2mQ9vR4tY7wP1nBqW5e end") == "pw <REDACTED:high-entropy:5c228> end"
-    assert st('TOKEN="Zx8kL2mQ9vR4tY7wP1nBqW5e"') == 'TOKEN="<REDACTED:high-entropy:5c228>"'
-    assert st("DB_PASSWORD=Zx8kL2mQ9vR4tY7wP1nBqW5e") == "<REDACTED:high-entropy:142c8>"
+    opaque = "Zx8kL2mQ9vR4" + "tY7wP1nBqW5e"
+    assert st("TOK" + 'EN="' + opaque + '"') == 'TOKEN="<REDACTED:keyed-secret:5c228>"'
+    assert st("DB_PASS" + "WORD=" + opaque) == "DB_PASSWORD=<REDACTED:keyed-secret:5c228>"
     github = "gh" + "p_abcdefghijklmnopqrstuvwxyz0123456789"
     assert st("x=" + github) == "x=<REDACTED:github-token:03aaf>"
     once = st(uri)
@@ -2097,7 +2516,9 @@ def _self_check() -> None:
     # Limits
     assert r("token " + "ab12" * 10) == ("token " + "ab12" * 10, ())  # 40-hex
     assert r("twilio " + "ab12" * 8)[1] == ()  # 32-hex
-    assert r("MY_SERVICE_TOKEN=hunter2hunter2")[1] == ()  # opaque
+    assert r("MY_SERVICE_TOK" + "EN=hunter2hunter2")[1] == ("keyed-secret",)  # key-named
+    assert r("MY_SERVICE_TOK=hunter2hunter2")[1] == ()  # opaque: no credential noun
+    assert r('password = "${DB_PASSWORD}"')[1] == ()  # a reference
     assert r("NRAK-ABCDEFGHIJKLMNOPQRSTUVWXYZ1")[1] == ()  # vendor not listed
     assert r("ghp_abcdefghij")[1] == ()  # fragment
     assert r("https://x.example/?key=" + b64)[1] == ()  # base64 in URL

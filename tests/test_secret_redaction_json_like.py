@@ -128,7 +128,7 @@ def test_every_rule_has_a_way_to_run() -> None:
         assert (rule.pattern != "") != (rule.finder is not None), rule.name
         assert rule.anchors or rule.probes or rule.gate, rule.name
         assert rule.boundary in ("both", "storage")
-        assert rule.gate in ("", "b64-run", "at-sign", "entropy-run")
+        assert rule.gate in ("", "b64-run", "at-sign", "entropy-run", "always")
         for anchor in rule.anchors:
             if anchor.run_at is not None:
                 assert 0 <= anchor.run_at <= 64, rule.name
