@@ -1041,7 +1041,7 @@ _TEMPLATE_INSIDE = _rx(r"\{[A-Za-z_][A-Za-z0-9_.]*\}|\$\{|\{\{|%[sdr]\b|%\([a-z_
 _NAMES_A_CREDENTIAL = re.compile(r"pass|pw|secret|token|key|cred|auth", re.ASCII | re.IGNORECASE)
 _DOTTED = _rx(r"[A-Za-z_$][A-Za-z0-9_$]*(?:(?:\.|::|->)[A-Za-z_$][A-Za-z0-9_$]*)+")
 _TYPE_LIKE = _rx(r"(?:[A-Z][A-Za-z]*|str|string|bytes|int|bool|any|object|number)\??")
-_NETRC = re.compile(r"^[ \t]*(?:machine|default)[ \t]", re.ASCII | re.MULTILINE)
+_NETRC = re.compile(r"^[ \t]*(?:machine|default)\b", re.ASCII | re.MULTILINE)
 # A type annotation or property accessor between a key and its `=` (TypeScript, Python,
 # Rust, Kotlin, C#): `: string =`, `: Optional[str] =`, `: &'static str =`, `{ get; set; } =`.
 _TYPED_ASSIGN = _rx(
@@ -1100,7 +1100,7 @@ def _quoted_value(text: str, at: int) -> tuple[int, int] | None:
 
 def _is_placeholder(value: str, key_noun: str) -> bool:
     bare = value.strip()
-    if len(bare) < 4 or _PLACEHOLDER.fullmatch(bare):
+    if len(bare) < 6 or _PLACEHOLDER.fullmatch(bare):
         return True
     lowered = bare.lower()
     if any(part in lowered for part in _PLACEHOLDER_PARTS) or "[redacted:" in lowered:
@@ -1139,7 +1139,7 @@ def _is_code(
         return True  # "name": "SENDGRID_API_KEY": a key's name, not its value
     if quoted:
         return False
-    if following.startswith(("(", "[", ".", "->", "::")):
+    if following.startswith(("(", "[", ".", "->", "::", "{")) or value.endswith("."):
         return True  # get_token(), request.form['password'], a.b
     if _DOTTED.fullmatch(value) and not any(ch.isdigit() for ch in value.split(".")[0]):
         return True
@@ -1208,7 +1208,7 @@ def _keyed_value_at(text: str, lowered: str, head: int) -> tuple[int, int] | Non
         return None  # AUTH=CRAM-MD5 names a mode; Docker "auth" has its own rule; _auth holds one
     if sep == "," and not (key_quoted and key_start >= 2 and text[key_start - 2] in "([{"):
         return None  # only a first argument pair: ("KEY", "value")
-    if sep == "" and not _spaced_assignment(text, lowered, key_start, noun):
+    if sep == "" and not _spaced_assignment(text, lowered, key_start, head, noun):
         return None
     if sep == ">" and not (key_start > 0 and text[key_start - 1] == "<"):
         return None  # only an XML element: <password>v</password>
@@ -1266,28 +1266,31 @@ def _value_span(text: str, pos: int) -> tuple[int, int] | None:
     if pos >= len(text):
         return None
     if text[pos - 1] == ">" and pos > 0:  # an XML element's text, up to its closing tag
-        end = text.find("<", pos)
-        if end <= pos or not text.startswith("</", end) or "\n" in text[pos:end]:
+        tag = text.find("<", pos)
+        if tag <= pos or not text.startswith("</", tag) or "\n" in text[pos:tag]:
             return None
-        return pos, end
+        return pos, tag
     if text[pos] in "\"'`":
         if text.startswith(text[pos] * 3, pos):
             return None  # a triple-quoted block
         return _quoted_value(text, pos)
-    end = _VALUE_END.search(text, pos)
-    b = end.start() if end else len(text)
+    stop = _VALUE_END.search(text, pos)
+    b = stop.start() if stop else len(text)
     return (pos, b) if b > pos else None
 
 
-def _spaced_assignment(text: str, lowered: str, key_start: int, noun: str) -> bool:
+def _spaced_assignment(text: str, lowered: str, key_start: int, head_start: int, noun: str) -> bool:
     """A key followed by spaces assigns: a CLI flag, a .netrc entry or a Dockerfile ENV."""
     if key_start > 0 and text[key_start] == "-" and text[key_start - 1] in " \t":
         return True  # --password value, -token value
     if text.startswith("-", key_start) and key_start == 0:
         return True
     line_start = text.rfind("\n", 0, key_start) + 1
-    if noun in ("password", "passwd") and _NETRC.search(lowered):
-        return True  # .netrc: machine h login u password p
+    if noun in ("password", "passwd") and key_start == head_start:
+        # .netrc: `machine h login u password p`, one entry per line or one token per line
+        line = lowered[line_start:key_start].strip()
+        if _NETRC.match(line) or (not line and _NETRC.search(lowered, 0, line_start)):
+            return True
     before = lowered[line_start:key_start].rstrip(" \t")
     # Dockerfile `ENV KEY value`, Windows `setx KEY value`, as the line's command
     return before.endswith(("env", "setx")) and (
