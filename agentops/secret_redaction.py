@@ -1250,6 +1250,11 @@ def _keyed_value_at(text: str, lowered: str, head: int) -> tuple[int, int] | Non
             value = text[a:b]
     if sep == "," and (not quoted or b - a < 8):
         return None
+    if not quoted and value.startswith(("env:", "file:", "fd:", "stdin")):
+        return None  # openssl-style pass-phrase arguments naming where the secret is
+    if not quoted and value.startswith("pass:"):
+        a += 5  # openssl -pass pass:<secret>
+        value = text[a:b]
     following = text[b : b + 4]
     spaced = sep == "=" and text[m.start("sep") - 1] in " \t"
     bare_after_quoted_key = key_quoted and not quoted
