@@ -1203,7 +1203,9 @@ def _split_fields(cells: list[str | _Piece]) -> list[_Word]:
 
 
 def _following_literals(cells: list[str | _Piece], position: int) -> str:
-    return "".join(cell for cell in cells[position + 1 : position + 64] if isinstance(cell, str))
+    """The literal characters after a `[` and the one it must hold (`[]` is not a
+    class: a `]` right after `[` is a member), where its closing `]` may be."""
+    return "".join(cell for cell in cells[position + 2 : position + 64] if isinstance(cell, str))
 
 
 def _canonical_words(words: list[_Word], variables: dict[str, str | None]) -> list[_Word]:

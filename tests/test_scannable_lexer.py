@@ -511,3 +511,52 @@ def test_documented_examples_hold() -> None:
     runner = doctest.DocTestRunner()
     runner.run(test)
     assert runner.summarize().failed == 0
+
+
+# --- edges the mutation probe asked about -----------------------------------------------
+
+
+def test_bounds_have_their_documented_values() -> None:
+    assert (MAX_COMMAND_CHARS, MAX_VIEW_CHARS, MAX_SIMPLE_COMMANDS, MAX_NESTING) == (
+        65536,
+        16384,
+        2048,
+        6,
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("a||b", [["a"], ["b"]]),
+        ("f ( ) { a; }", [["a"]]),
+        ("find . -exec \\; -name x", [["find", ".", "-exec", ";", "-name", "x"]]),
+        ("'X=1' git", [["X=1", "git"]]),
+        ("a=(rm -rf); $a /", [["$a", "/"]]),
+        ("case x in a) b;;esac", [["b"]]),
+        ("echo {a..c}", [["echo", "a", "b", "c"]]),
+        ("x=ls; for x; do $x; done", [["$x"]]),
+        ("echo [] [x]", [["echo", "[]", "[x]"]]),
+    ],
+)
+def test_lexer_edges(text: str, expected: list[list[str]]) -> None:
+    parsed = parse_command(text)
+    assert parsed.problem == ""
+    assert [list(command.argv) for command in parsed.commands] == expected
+
+
+def test_globs_need_a_class_with_a_member() -> None:
+    words = parse_command("echo [] [x]").commands[0]
+    assert [blind.position for blind in words.blind] == [2]
+
+
+def test_input_redirections_are_kept_output_ones_are_not() -> None:
+    assert parse_command("cat < .env").commands[0].reads == (".env",)
+    assert parse_command("cat > out 2>&1 >> log").commands[0].reads == ()
+
+
+def test_brace_expansion_bound_is_inclusive() -> None:
+    at_bound = "{a,b}" + "x" * 1019  # 1024 characters: expanded
+    assert argv_lists("echo " + at_bound) == [["echo", "a" + "x" * 1019, "b" + "x" * 1019]]
+    past = "{a,b}" + "x" * 1020
+    assert argv_lists("echo " + past) == [["echo", past]]
