@@ -1007,22 +1007,22 @@ def judge(case: Case, out: str) -> Outcome:
 
 
 def damaged(case: Case, out: str) -> bool:
-    """The redaction reached past the value: a line without the secret changed, the text
-    after the secret (its closing quote, the rest of the line) is gone, or the key name is.
-    Wrapped cases are compared on their decoded content."""
+    """The redaction reached past the value: a line before the secret's first line changed,
+    the text after the secret (its closing quote, the rest of the line, the lines below) is
+    gone, or the key name is. A value wrapped over lines may lose its line break. Wrapped
+    cases are compared on their decoded content."""
     before, after, forms = case.text, out, case.forms
     if case.wrapper:
         before, after = _decoded(case.text, case.wrapper), _decoded(out, case.wrapper)
         forms = (case.value,)
-    ends = [before.rfind(form) + len(form) for form in forms if form in before]
-    if not ends or not after.endswith(before[max(ends) :]):
-        return bool(ends)
-    old_lines, new_lines = before.split("\n"), after.split("\n")
-    if len(old_lines) != len(new_lines):
+    present = [form for form in forms if form in before]
+    if not present:
+        return False
+    start = min(before.find(form) for form in present)
+    end = max(before.rfind(form) + len(form) for form in present)
+    lines_above = before[: before.rfind("\n", 0, start) + 1]
+    if not (after.startswith(lines_above) and after.endswith(before[end:])):
         return True
-    for old, new in zip(old_lines, new_lines, strict=True):
-        if old != new and not any(form in old for form in forms):
-            return True
     return bool(case.key) and case.key in before and case.key not in after
 
 

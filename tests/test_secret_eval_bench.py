@@ -234,3 +234,18 @@ def test_documentation_examples_are_counted_apart_from_placeholders() -> None:
     assert examples and all(case.kind in bench.DOC_EXAMPLES for case in examples)
     assert not set(bench.DOC_EXAMPLES) & set(bench.PLACEHOLDERS)
     assert not any(c.section == "docs-example" for c in bench.escaped_negatives(SEED, 500))
+
+
+def test_reaching_past_the_value_is_a_neighbouring_line_the_closing_quote_or_the_key() -> None:
+    value = "Zq8-mUr4pX"
+    text = f"host=db\nexport DB_PASSWORD='{value}' # prod\nport=5432\n"
+    case = bench.Case("keyed", "shell", text, (value,), value, "sh", key="DB_PASSWORD")
+    assert not bench.judge(case, text.replace(value, "[x]")).damaged
+    assert bench.judge(case, text.replace(f"'{value}'", "[x]")).damaged  # quotes eaten
+    assert bench.judge(case, text.replace("port=5432", "[x]").replace(value, "[x]")).damaged
+    assert bench.judge(case, text.replace("host=db", "[x]").replace(value, "[x]")).damaged
+    assert bench.judge(case, text.replace(f"DB_PASSWORD='{value}'", "DB='[x]'")).damaged
+    split = bench.Case(
+        "escaped", "wrapped", 'T="Zq8-mU\\\nr4pX12"\n', ("Zq8-mU", "r4pX12"), "Zq8-mUr4pX12", "sh"
+    )
+    assert not bench.judge(split, 'T="[x]"\n').damaged  # one value over two lines, one marker
