@@ -389,3 +389,18 @@ def test_one_json_option() -> None:
     _common.add_json_option(parser)
     assert parser.parse_args(["--json"]).json is True
     assert parser.parse_args([]).json is False
+
+
+def test_every_command_file_types_its_register() -> None:
+    import importlib
+    import inspect
+
+    for name in cli._command_files():
+        register = importlib.import_module(f"agentops.cli.{name}").register
+        annotations = {
+            p.name: p.annotation for p in inspect.signature(register).parameters.values()
+        }
+        assert annotations == {
+            "commands": "_common.Subcommands",
+            "hooks": "_common.Subcommands",
+        }, name

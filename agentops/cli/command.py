@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from typing import Any
 
 from agentops.cli import _common
 
@@ -29,7 +28,7 @@ from agentops.cli import _common
 _UNSHOWABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
-def register(commands: Any, hooks: Any) -> None:
+def register(commands: _common.Subcommands, hooks: _common.Subcommands) -> None:
     command = commands.add_parser(
         "command", help="command-text tools for writing policy rules (normalize)"
     )

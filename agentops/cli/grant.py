@@ -20,7 +20,7 @@ import argparse
 import os
 from collections.abc import Callable
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from agentops.cli import _common, _grant_store, _policy
 from agentops.cli._common import Refusal
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 MAX_TTL_MINUTES = 1440
 
 
-def register(commands: Any, hooks: Any) -> None:
+def register(commands: _common.Subcommands, hooks: _common.Subcommands) -> None:
     grant = commands.add_parser(
         "grant", help="mint, check, consume or revoke single-use command grants"
     )

@@ -40,7 +40,7 @@ class Row(NamedTuple):
     found: Any  # hidden_chars.HiddenChar; inside a JSON string its line/column are the string's
 
 
-def register(commands: Any, hooks: Any) -> None:
+def register(commands: _common.Subcommands, hooks: _common.Subcommands) -> None:
     parser = commands.add_parser(
         "hidden-chars",
         help="report invisible code points (zero-width, bidi, tag, selectors) under PATHs",

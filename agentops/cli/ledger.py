@@ -24,7 +24,6 @@ import argparse
 import os
 import re
 import sys
-from typing import Any
 
 from agentops.cli import _common
 
@@ -33,7 +32,7 @@ MAX_DAYS = 999_999_999  # the largest whole-day timedelta
 _DAYS_RE = re.compile(r"[0-9]{1,12}")
 
 
-def register(commands: Any, hooks: Any) -> None:
+def register(commands: _common.Subcommands, hooks: _common.Subcommands) -> None:
     ledger = commands.add_parser(
         "ledger", help="memory usage ledger: record touches, tally use over a window"
     )

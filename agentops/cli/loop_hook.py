@@ -46,7 +46,7 @@ ABSENCE = (
 )
 
 
-def register(commands: Any, hooks: Any) -> None:
+def register(commands: _common.Subcommands, hooks: _common.Subcommands) -> None:
     guard = hooks.add_parser(
         LOOP, help="PreToolUse: deny search calls repeated past loop_guard's limits this turn"
     )

@@ -48,7 +48,7 @@ class MemoryListing(NamedTuple):
     listed: bool  # False when DIR could not be listed
 
 
-def register(commands: Any, hooks: Any) -> None:
+def register(commands: _common.Subcommands, hooks: _common.Subcommands) -> None:
     memory = commands.add_parser(
         "memory", help="memory directory integrity: dead links, load limit, orphans, repairs"
     )

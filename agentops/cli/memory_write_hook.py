@@ -55,7 +55,7 @@ class Unreadable(ValueError):
     """The input does not say clearly enough what is written where."""
 
 
-def register(commands: Any, hooks: Any) -> None:
+def register(commands: _common.Subcommands, hooks: _common.Subcommands) -> None:
     parser = hooks.add_parser(
         HOOK, help="PreToolUse: ask a person before a tainted session writes durable memory"
     )

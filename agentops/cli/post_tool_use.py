@@ -49,7 +49,7 @@ MAX_RECORDED_SOURCES = 64
 HOOK = "post-tool-use"
 
 
-def register(commands: Any, hooks: Any) -> None:
+def register(commands: _common.Subcommands, hooks: _common.Subcommands) -> None:
     parser = hooks.add_parser(
         HOOK,
         help="tag untrusted tool results with provenance; warn about hidden characters; "

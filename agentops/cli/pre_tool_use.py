@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
 
 from agentops.cli import _common, _grant_store, _policy
 from agentops.cli._common import Refusal
@@ -32,7 +31,7 @@ HOOK_EVENT = "PreToolUse"
 MAX_HOOK_INPUT_BYTES = 1024 * 1024
 
 
-def register(commands: Any, hooks: Any) -> None:
+def register(commands: _common.Subcommands, hooks: _common.Subcommands) -> None:
     hook = hooks.add_parser(
         "pre-tool-use",
         help="Claude Code PreToolUse hook for Bash: deny rules, then single-use grants",

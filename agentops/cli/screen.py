@@ -36,7 +36,7 @@ _EPILOG = (
 )
 
 
-def register(commands: Any, hooks: Any) -> None:
+def register(commands: _common.Subcommands, hooks: _common.Subcommands) -> None:
     screen = commands.add_parser("screen", help="shadow-screen tools (summarize a verdict log)")
     tools = screen.add_subparsers(title="tools", required=True)
     summarize = tools.add_parser(

@@ -43,7 +43,7 @@ from agentops.cli._secret_scan import ALLOW_COMMENT, FileResult, Finding
 __all__ = ["ALLOW_COMMENT", "Finding", "register"]
 
 
-def register(commands: Any, hooks: Any) -> None:
+def register(commands: _common.Subcommands, hooks: _common.Subcommands) -> None:
     redact = commands.add_parser(
         "redact", help="print files (or stdin) with secret-shaped spans redacted"
     )

@@ -10,13 +10,12 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Any
 
 import agentops
 from agentops.cli import _common
 
 
-def register(commands: Any, hooks: Any) -> None:
+def register(commands: _common.Subcommands, hooks: _common.Subcommands) -> None:
     parser = commands.add_parser(
         "selfcheck", help="run every module's self-check (or the named ones)"
     )
