@@ -81,7 +81,7 @@ class Refused(Exception):
     """The settings file cannot be merged safely."""
 
 
-def register(commands: Any, hooks: Any) -> None:
+def register(commands: _common.Subcommands, hooks: _common.Subcommands) -> None:
     group = commands.add_parser("hooks", help="print or install the settings for all hooks")
     verbs = group.add_subparsers(title="verbs", metavar="VERB")
     show = verbs.add_parser("print", help="print the hooks settings block")

@@ -60,7 +60,7 @@ class Turn(NamedTuple):
     written: tuple[str, ...]  # paths the turn's successful write calls named
 
 
-def register(commands: Any, hooks: Any) -> None:
+def register(commands: _common.Subcommands, hooks: _common.Subcommands) -> None:
     parser = hooks.add_parser(
         HOOK, help="Stop: block an answer whose file claims the turn's record contradicts"
     )
