@@ -366,3 +366,54 @@ def test_progress_line_on_a_terminal_only(archive: Path, capsys: Any) -> None:
     assert code == 3 and "scanned " not in terminal
     _, _, err = run(capsys, "scan-secrets", str(archive))  # stderr captured: not a terminal
     assert "scanned " not in err and "\r" not in err
+
+
+SALT = "ab" * 16
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        {"shape": "aws-key", "fingerprint": "0badc0de"},
+        {"path": "a.py", "fingerprint": "0badc0de"},
+        {"path": "a.py", "shape": "aws-key"},
+        {"path": 1, "shape": "aws-key", "fingerprint": "0badc0de"},
+        {"path": "", "shape": "aws-key", "fingerprint": "0badc0de"},
+        {"path": "a.py", "shape": "", "fingerprint": "0badc0de"},
+        {"path": "a.py", "shape": "aws-key", "fingerprint": "0badc0d"},
+        {"path": "a.py", "shape": "aws-key", "fingerprint": "0badc0dg"},
+    ],
+)
+def test_each_malformed_entry_is_refused(entry: dict[str, Any]) -> None:
+    text = json.dumps({"agentops_baseline": 1, "salt": SALT, "findings": [entry]})
+    with pytest.raises(_baseline.BaselineError, match=r"findings\[0\]"):
+        _baseline.parse(text)
+
+
+def test_salt_and_render_format() -> None:
+    salt = _baseline.new_salt()
+    assert len(salt) == 32 and int(salt, 16) >= 0
+    text = _baseline.render(salt, [("a.py", "aws-key", "0badc0de")])
+    assert text.startswith('{\n  "agentops_baseline": 1,\n') and text.endswith("}\n")
+    assert _baseline.parse(text).salt == salt
+
+
+def test_key_file_in_an_existing_folder_and_a_lost_race(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    key_file = tmp_path / "fingerprint.key"
+    monkeypatch.setenv("AGENTOPS_FINGERPRINT_KEY_FILE", str(key_file))
+    key, kept = _baseline.machine_key()
+    assert kept and key_file.read_text().strip() == key.hex()
+    key_file.write_text("cd" * 16 + "\n")  # a 16-byte key is long enough
+    assert _baseline.machine_key() == (bytes.fromhex("cd" * 16), True)
+    key_file.unlink()
+    other = bytes(range(16, 48))
+    real_makedirs = os.makedirs
+
+    def another_run_wins(path: str, mode: int = 0o777, exist_ok: bool = False) -> None:
+        real_makedirs(path, mode=mode, exist_ok=exist_ok)
+        key_file.write_text(other.hex() + "\n")  # written between our read and our create
+
+    monkeypatch.setattr(os, "makedirs", another_run_wins)
+    assert _baseline.machine_key() == (other, True)

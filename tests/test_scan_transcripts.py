@@ -424,3 +424,22 @@ def test_fingerprint_function() -> None:
     assert _baseline.fingerprint(KEY, AWS) == keyed(AWS)
     assert _baseline.fingerprint(b"other key", AWS) != keyed(AWS)
     assert len(_baseline.fingerprint(KEY, "\udc80")) == 8  # lone surrogate: no crash
+
+
+def test_file_lines_limits(tmp_path: Path) -> None:
+    assert _transcript.MAX_LINE_BYTES == 64 * 1024 * 1024  # the documented per-line cap
+    session = tmp_path / "s.jsonl"
+    long_line = b"x" * (2 * 1024 * 1024 + 5) + b"\n"  # past the cap and past one read chunk
+    session.write_bytes(b"[1]\n" + long_line + b"[2]\n" + b"y" * 10)
+    source = _transcript.FileLines(str(session), max_line_bytes=10)
+    assert list(source) == [(1, "[1]"), (3, "[2]"), (4, "y" * 10)]  # exactly the cap: read
+    assert source.too_large == [2]
+    assert source.size == session.stat().st_size
+    missing = _transcript.FileLines(str(tmp_path / "missing.jsonl")).problem()
+    assert missing == "unreadable: No such file or directory"
+    (tmp_path / "b.jsonl").write_bytes(b"{}\n" * 10 + b"\x00")
+    assert _transcript.FileLines(str(tmp_path / "b.jsonl")).problem() == "binary"
+
+
+def test_a_record_that_is_one_string_is_a_value_not_a_key() -> None:
+    assert list(_transcript.strings("top")) == [_transcript.JsonString("$", "top", False)]
