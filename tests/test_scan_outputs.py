@@ -84,7 +84,7 @@ def check_sarif(document: dict[str, Any]) -> list[dict[str, Any]]:
         for logical in location.get("logicalLocations", []):
             assert logical["fullyQualifiedName"]
     for invocation in run_["invocations"]:
-        assert isinstance(invocation["executionSuccessful"], bool)
+        assert invocation["executionSuccessful"] is True  # a skipped file is a notification
         for note in invocation["toolExecutionNotifications"]:
             assert note["message"]["text"]
     return list(run_["results"])
@@ -128,6 +128,11 @@ def test_hidden_chars_sarif(tree: Path, capsys: Any) -> None:
         for r in results
     ) == [("zero_width", "prompt.md"), ("zero_width", "t.jsonl")]
     assert "U+200B ZERO WIDTH SPACE" in results[0]["message"]["text"]
+    (tree / "start.md").write_text(f"{ZWSP}x\n", encoding="utf-8")
+    code, out, _ = run(capsys, "hidden-chars", "--format", "sarif", "start.md")
+    (result,) = check_sarif(json.loads(out))
+    region = result["locations"][0]["physicalLocation"]["region"]
+    assert region == {"startLine": 1, "startColumn": 1}
 
 
 def test_sarif_for_a_database_value(tree: Path, capsys: Any) -> None:

@@ -390,9 +390,9 @@ def test_a_dictionary_of_guesses_cannot_be_confirmed_without_the_key(
 def test_machine_key_is_created_once_private_and_reused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    key_file = tmp_path / "conf" / "agentops" / "fingerprint.key"
+    key_file = tmp_path / "home" / ".agentops" / "fingerprint.key"
     monkeypatch.delenv("AGENTOPS_FINGERPRINT_KEY_FILE")
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "conf"))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
     assert _baseline.key_file() == str(key_file)
     first, kept = _baseline.machine_key()
     assert kept and key_file.exists() and len(first) == 32

@@ -9,8 +9,8 @@ the word whose hash matches. So a fingerprint is the first 32 bits of
 HMAC-SHA256 of the value under a key the output never shows:
 
 - by default a per-machine key, 32 random bytes kept in
-  `$AGENTOPS_FINGERPRINT_KEY_FILE`, else `$XDG_CONFIG_HOME/agentops/fingerprint.key`,
-  else `~/.config/agentops/fingerprint.key` (created on first use, mode 0600);
+  `$AGENTOPS_FINGERPRINT_KEY_FILE`, else `~/.agentops/fingerprint.key` (beside the
+  grant store; created on first use, mode 0600);
   when it cannot be kept, a fresh key for this run (fingerprints then match only
   within the run, and the command says so);
 - with `--baseline FILE`, the salt stored in FILE, so a baseline made on one
@@ -70,13 +70,9 @@ def fingerprint(key: bytes, value: str) -> str:
 
 def key_file() -> str:
     """Where the per-machine key lives (see the module docstring for the order)."""
-    explicit = os.environ.get(KEY_ENV, "").strip()
-    if explicit:
-        return explicit
-    config = os.environ.get("XDG_CONFIG_HOME", "").strip() or os.path.join(
-        os.path.expanduser("~"), ".config"
-    )
-    return os.path.join(config, "agentops", "fingerprint.key")
+    from agentops.cli import _common
+
+    return os.environ.get(KEY_ENV, "").strip() or _common.agentops_home("fingerprint.key")
 
 
 def machine_key() -> tuple[bytes, bool]:

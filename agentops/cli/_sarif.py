@@ -3,7 +3,8 @@
 One run per document; one rule per shape (secret shapes) or category (hidden
 characters), each result pointing at its rule by id and index; locations are
 artifact URIs relative to the working directory (`/`-separated, percent-encoded)
-with a line and column when the finding has one, and a logical location (a JSON
+with a line (code scanning needs one) and a column when the file's text has
+one, and a logical location (a JSON
 path, a database table and column) when it has that. No field ever holds a
 scanned value: messages name the shape and the place. Files that could not be
 read are listed as tool notifications, so a skipped file is not silent here
@@ -25,8 +26,8 @@ class Result(NamedTuple):
     rule_id: str
     message: str
     path: str
-    line: int = 0  # 0: no region
-    column: int = 0  # 0: no column
+    line: int  # 1-based; code scanning places every result on a line
+    column: int = 0  # 1-based; 0 when the column is not in the file's text
     logical: str = ""  # JSON path, "table.column[rowid=N]", ...
     fingerprint: str = ""
 
@@ -107,12 +108,10 @@ def _invocation(not_read: list[tuple[str, str]]) -> dict[str, Any]:
 
 
 def _result(result: Result, rule_index: int, level: str) -> dict[str, Any]:
-    physical: dict[str, Any] = {"artifactLocation": {"uri": artifact_uri(result.path)}}
-    if result.line > 0:
-        region: dict[str, int] = {"startLine": result.line}
-        if result.column > 0:
-            region["startColumn"] = result.column
-        physical["region"] = region
+    region: dict[str, int] = {"startLine": max(result.line, 1)}
+    if result.column > 0:
+        region["startColumn"] = result.column
+    physical = {"artifactLocation": {"uri": artifact_uri(result.path)}, "region": region}
     location: dict[str, Any] = {"physicalLocation": physical}
     if result.logical:
         location["logicalLocations"] = [{"fullyQualifiedName": result.logical}]

@@ -46,7 +46,7 @@ def register(commands: _common.Subcommands, hooks: _common.Subcommands) -> None:
         help="report invisible code points (zero-width, bidi, tag, selectors) under PATHs",
     )
     parser.add_argument("paths", nargs="+", metavar="PATH", help="files or directories")
-    parser.add_argument("--json", action="store_true", help="same as --format json")
+    _common.add_json_option(parser)
     parser.add_argument(
         "--format", choices=("text", "json", "sarif"), default=None, help="output format"
     )

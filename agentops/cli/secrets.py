@@ -55,7 +55,7 @@ def register(commands: _common.Subcommands, hooks: _common.Subcommands) -> None:
         "scan-secrets", help="report secret-shaped runs under PATHs (never their values)"
     )
     scan.add_argument("paths", nargs="+", metavar="PATH")
-    scan.add_argument("--json", action="store_true", help="same as --format json")
+    _common.add_json_option(scan)
     scan.add_argument(
         "--format", choices=("text", "json", "sarif"), default=None, help="output format"
     )
