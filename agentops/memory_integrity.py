@@ -47,7 +47,7 @@ stripped with ``str.strip()``; "whitespace" in link targets, slug separators and
 compaction heads is Unicode whitespace (``str.isspace``). Near-duplicate clusters are
 the connected components of the pairs with name-token Jaccard >= 0.7: names of up to 8
 tokens meet under shared token subsets (linear: 10,000 alike names take about a
-second), longer ones are compared pairwise. Full reference:
+second), longer ones are compared pairwise within a budget. Full reference:
 docs/reference/memory_integrity.md.
 
 WHAT THIS DOES NOT CATCH (each pinned by a test)
@@ -65,8 +65,12 @@ WHAT THIS DOES NOT CATCH (each pinned by a test)
   parent key is taken; a ``description`` is one line.
 - A file that exists but was left out of ``files`` is invisible: coverage cannot tell
   3-of-3 from 3-of-400; comparing with a known total is the caller's job.
-- Near-duplicate names of 9 or more tokens are compared pairwise: thousands of alike
-  long names cost quadratic time (2,000 take a few seconds).
+- Near-duplicate names of 9 or more tokens are compared pairwise (a posting list whose
+  files already form one cluster is scanned once, so 10,000 alike long names take a
+  fraction of a second), within a budget of comparisons per memory type: thousands of
+  long names that share many tokens without being alike exhaust it, and then a
+  ``near-duplicate-search-stopped`` finding says the clusters of long names may be
+  missing or incomplete.
 - A cluster is chained: A like B and B like C put A and C in one finding even when A
   and C are not alike.
 - The load view approximates the harness's markdown reading: only comment blocks that
@@ -96,7 +100,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from itertools import chain, combinations
 from typing import NamedTuple, cast
 
@@ -168,6 +172,7 @@ CHECKS = (
     "orphan-memory-file",
     "near-duplicate-slug",
     "index-not-read",
+    "near-duplicate-search-stopped",
 )
 
 # Thresholds as exact fractions (numerator, denominator) for the prefix filters:
@@ -177,6 +182,9 @@ _NEAR_NUM, _NEAR_DEN = 7, 10
 # (linear); longer ones, and their partners of _LONG_PARTNER_MIN tokens or more, pairwise.
 _SUBSET_KEY_MAX = 8
 _LONG_PARTNER_MIN = 7  # 10 * 7 >= 7 * 9: the shortest set a 9-token name can resemble
+# Candidate pairs the pairwise search of long names may look at in one memory type
+# (a few seconds); past it the search stops and a finding says so.
+_PAIRWISE_BUDGET = 1_500_000
 NEAR_DUPLICATE_LISTED_FILES = 10  # files named in one near-duplicate finding; the rest counted
 _REPAIR_NUM, _REPAIR_DEN = 4, 10
 _INDEX_LOWER = "memory.md"
@@ -997,22 +1005,29 @@ def _name_token_sets(inventory: _Inventory) -> dict[str, list[tuple[int, frozens
     return groups
 
 
-def _near_duplicate_clusters(inventory: _Inventory) -> list[tuple[list[int], str]]:
+def _near_duplicate_clusters(
+    inventory: _Inventory,
+) -> tuple[list[tuple[list[int], str]], list[str]]:
     """Groups of reached files of one type, each group (ascending reached indices) a
-    connected component of the pairs with name-token Jaccard >= 0.7; ordered by first
-    member. Time and memory grow with the number of files, not of pairs."""
+    connected component of the pairs with name-token Jaccard >= 0.7, ordered by first
+    member; and the types whose pairwise search of long names stopped at its budget.
+    Time and memory grow with the number of files, not of pairs."""
     clusters: list[tuple[list[int], str]] = []
+    stopped: list[str] = []
     for kind, members in _name_token_sets(inventory).items():
         if len(members) >= 2:
-            for component in _cluster_sets([tokens for _index, tokens in members]):
-                clusters.append(([members[p][0] for p in component], kind))
+            components, complete = _cluster_sets([tokens for _index, tokens in members])
+            clusters.extend(([members[p][0] for p in c], kind) for c in components)
+            if not complete:
+                stopped.append(kind)
     clusters.sort()
-    return clusters
+    return clusters, stopped
 
 
-def _cluster_sets(sets: list[frozenset[str]]) -> list[list[int]]:
+def _cluster_sets(sets: list[frozenset[str]]) -> tuple[list[list[int]], bool]:
     """The connected components (of two or more) of the near-duplicate pairs of
-    ``sets``: short sets by shared-subset keys, long ones pairwise."""
+    ``sets``: short sets by shared-subset keys, long ones pairwise; and whether the
+    pairwise search finished within its budget."""
     roots = _Components(len(sets))
     _join_by_shared_subsets(sets, roots)
     long_ones = [p for p, tokens in enumerate(sets) if len(tokens) >= _LONG_PARTNER_MIN]
@@ -1021,7 +1036,7 @@ def _cluster_sets(sets: list[frozenset[str]]) -> list[list[int]]:
     for component in long_roots.groups():
         for member in component[1:]:
             roots.join(long_ones[component[0]], long_ones[member])
-    return roots.groups()
+    return roots.groups(), long_roots.complete
 
 
 class _Components:
@@ -1030,6 +1045,7 @@ class _Components:
     def __init__(self, count: int) -> None:
         self.parent = list(range(count))
         self.size = [1] * count
+        self.complete = True  # False: a search feeding it stopped at its budget
 
     def find(self, item: int) -> int:
         parent = self.parent
@@ -1153,10 +1169,16 @@ def _similar_pairs(
             for token in ordered[: prefixed[size]]:
                 prefix[size].setdefault(token, []).append(position)
     found: dict[tuple[int, int], float] = {}
+    # Clustering only: prefix postings whose entries all lie in one component. Components
+    # only grow, so such a list stays settled, and a probe already in that component
+    # learns nothing from it: alike names cost one scan of it, not one each.
+    settled: set[tuple[int, str]] = set()
+    visits = 0  # candidates looked at while clustering, against _PAIRWISE_BUDGET
     for position, tokens in enumerate(sets):
         a = len(tokens)
         for b, need in plans[a]:
-            candidates: Iterable[int]
+            candidates: Collection[int]
+            scanned: list[tuple[int, str, list[int]]] = []
             if b == a and need == a:
                 candidates = same[tokens]
             elif need == a:
@@ -1179,8 +1201,20 @@ def _similar_pairs(
                 if rarest is None:  # a size that only probes (its own size is not indexed)
                     rarest = orders[position] = sorted(tokens, key=lambda t: (freq[t], t))
                 for token in rarest[: a - need + 1]:
-                    gathered.update(indexed.get(token, ()))
+                    bucket = indexed.get(token)
+                    if not bucket:
+                        continue
+                    if roots is not None:
+                        if (b, token) in settled and roots.find(bucket[0]) == roots.find(position):
+                            continue
+                        scanned.append((b, token, bucket))
+                    gathered.update(bucket)
                 candidates = gathered
+            if roots is not None:
+                visits += len(candidates)
+                if visits > _PAIRWISE_BUDGET:
+                    roots.complete = False
+                    return []
             for other in candidates:
                 if other < position:
                     i, j = other, position
@@ -1199,6 +1233,9 @@ def _similar_pairs(
                     found[(i, j)] = similarity
                 else:  # clustering: join, keep no pair (a cluster of n has ~n*n/2)
                     roots.join(i, j)
+            for size, token, bucket in scanned:
+                if roots is not None and len({roots.find(item) for item in bucket}) == 1:
+                    settled.add((size, token))
     return sorted((i, j, similarity) for (i, j), similarity in found.items())
 
 
@@ -1309,7 +1346,8 @@ def _findings(ctx: _Context) -> list[Finding]:
                 )
             )
     # near-duplicate-slug: one finding per cluster
-    for cluster, kind in _near_duplicate_clusters(inv):
+    clusters, stopped = _near_duplicate_clusters(inv)
+    for cluster, kind in clusters:
         names = [inv.reached[i][0] for i in cluster]
         listed = tuple(names[:NEAR_DUPLICATE_LISTED_FILES])
         unlisted = len(names) - len(listed)
@@ -1324,6 +1362,19 @@ def _findings(ctx: _Context) -> list[Finding]:
                 files=listed,
                 memory_type=kind,
                 unlisted=unlisted,
+            )
+        )
+    # near-duplicate-search-stopped: a blind spot is said, never passed over
+    for kind in stopped:
+        out.append(
+            Finding(
+                "near-duplicate-search-stopped",
+                "info",
+                f"the near-duplicate search among {kind} names of 9 or more tokens stopped after "
+                f"{_PAIRWISE_BUDGET} comparisons: clusters of long {kind} names may be missing "
+                f"or incomplete",
+                kind,
+                memory_type=kind,
             )
         )
     return [f._replace(message=_one_line(f.message)) for f in out]
@@ -1608,6 +1659,8 @@ def _repair(finding: Finding, ctx: _Context, nearest: _LazyNearest) -> Repair | 
             finding,
             survivor=survivor,
         )
+    if check == "near-duplicate-search-stopped":
+        return None  # nothing to repair: the lint could not look
     if check == "index-not-read":
         return Repair(
             "restore-index",

@@ -130,6 +130,7 @@ def test_constants_exact() -> None:
         "orphan-memory-file",
         "near-duplicate-slug",
         "index-not-read",
+        "near-duplicate-search-stopped",
     )
 
 
@@ -934,7 +935,7 @@ def test_threshold_fractions() -> None:
 def test_near_duplicates_equal_all_pairs(sets: list[frozenset[str]]) -> None:
     assert mi._similar_pairs(sets) == _oracle_pairs(sets)
     pairs = [(i, j) for i, j, _similarity in _oracle_pairs(sets)]
-    assert sorted(mi._cluster_sets(sets)) == _oracle_components(len(sets), pairs)
+    assert sorted(mi._cluster_sets(sets)[0]) == _oracle_components(len(sets), pairs)
 
 
 def _oracle_components(count: int, pairs: list[tuple[int, int]]) -> list[list[int]]:
@@ -1959,10 +1960,10 @@ def test_cluster_paths_meet_at_eight_and_nine_tokens() -> None:
     eight = frozenset("abcdefgh")
     nine = eight | {"i"}
     other_eight = frozenset("abcdefgz")  # shares 7 of 9: Jaccard 7/9
-    assert mi._cluster_sets([eight, other_eight]) == [[0, 1]]  # shared-subset keys
-    assert mi._cluster_sets([eight, nine]) == [[0, 1]]  # the pairwise path, 8 with 9
-    assert mi._cluster_sets([nine, nine | {"j"}]) == [[0, 1]]
-    assert mi._cluster_sets([frozenset("ab"), frozenset("cd")]) == []
+    assert mi._cluster_sets([eight, other_eight])[0] == [[0, 1]]  # shared-subset keys
+    assert mi._cluster_sets([eight, nine])[0] == [[0, 1]]  # the pairwise path, 8 with 9
+    assert mi._cluster_sets([nine, nine | {"j"}])[0] == [[0, 1]]
+    assert mi._cluster_sets([frozenset("ab"), frozenset("cd")])[0] == []
 
 
 def test_cluster_survivor_is_the_only_member_the_index_reaches() -> None:
@@ -1984,3 +1985,23 @@ def test_all_is_what_a_caller_needs() -> None:
     assert len(mi.__all__) == 23
     for tuning in ("STOPWORDS", "HUB_MIN_BACKLINKS", "NEAR_DUPLICATE_MIN_JACCARD", "Edge"):
         assert tuning not in mi.__all__ and hasattr(mi, tuning)
+
+
+def test_long_name_search_says_when_it_stopped(monkeypatch: pytest.MonkeyPatch) -> None:
+    # limit: the pairwise search of long names has a budget; past it a finding says so
+    names = [f"user_{'_'.join(f'w{(i * 7 + k) % 13}' for k in range(10))}.md" for i in range(40)]
+    files = [(n, "") for n in names]
+    assert not checks(lint("", files), "near-duplicate-search-stopped")
+    monkeypatch.setattr(mi, "_PAIRWISE_BUDGET", 5)
+    (f,) = checks(lint("", files), "near-duplicate-search-stopped")
+    assert f.memory_type == "user" and "stopped after 5 comparisons" in f.message
+    assert not [r for r in repairs("", files).repairs if r.finding == f]
+
+
+def test_near_duplicate_pair_says_twice() -> None:
+    files = [("user_retry_rule_x.md", ""), ("user_rule_retry_x.md", "")]
+    (f,) = checks(lint("", files), "near-duplicate-slug")
+    assert f.message == (
+        "2 user files have near-identical names: user_retry_rule_x.md, user_rule_retry_x.md:"
+        " possibly one fact written twice"
+    )
