@@ -1429,15 +1429,21 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
     # --- vendor token rules: begin ---
     _ShapeRule(
         "aws-key",
-        "AWS access key id (AKIA, ASIA, ABIA, ACCA)",
-        _at("AKIA", "ASIA", "ABIA", "ACCA"),
-        r"\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b",
+        "AWS access key id (AKIA, ASIA, ABIA, ACCA, A3T)",
+        _at("AKIA", "ASIA", "ABIA", "ACCA", "A3T"),
+        # sixteen characters that are not one character sixteen times (AKIAXXXXXXXXXXXXXXXX)
+        r"\b(?:AKIA|ASIA|ABIA|ACCA|A3T[0-9A-Z])(?!([0-9A-Z])\1{15})[0-9A-Z]{16}\b",
     ),
     _ShapeRule(
         "stripe-key",
         "Stripe secret, publishable or restricted key, or webhook signing secret",
-        (_Anchor("k_live_", -1), _Anchor("k_test_", -1), _Anchor("whsec_")),
-        r"\b(?:[srp]k_(?:live|test)_[0-9A-Za-z]{16,}|whsec_[0-9A-Za-z]{24,})\b",
+        (
+            _Anchor("k_live_", -1),
+            _Anchor("k_test_", -1),
+            _Anchor("k_prod_", -1),
+            _Anchor("whsec_"),
+        ),
+        r"\b(?:[srp]k_(?:live|test|prod)_[0-9A-Za-z]{16,}|whsec_[0-9A-Za-z]{24,})\b",
     ),
     _ShapeRule(
         "github-token",
@@ -1456,7 +1462,10 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
         "google-api-key",
         "Google API key (AIza...)",
         _at("AIza"),
-        r"\bAIza[0-9A-Za-z_-]{35}\b",
+        # refuse a character six times in a row or a spelled-out alphabet (placeholders); a
+        # key may end in "-", so the end is any place not between two word characters
+        r"\bAIza(?![0-9A-Za-z_-]{0,29}?([0-9A-Za-z_-])\1{5})(?![0-9A-Za-z_-]{0,27}?abcdefgh)"
+        r"[0-9A-Za-z_-]{35}(?:\b|(?![0-9A-Za-z_]))",
     ),
     _ShapeRule(
         "google-oauth",
@@ -1468,7 +1477,10 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
         "slack-token",
         "Slack bot, user, legacy, configuration or app-level token",
         _at("xox", "xapp-"),
-        r"\b(?:xoxe\.xox[bp]|xox[abeoprs]|xapp)-[0-9A-Za-z-]{10,}",
+        # every kind but the workspace refresh token (xoxr-) starts its body with a digit (a
+        # team id or a version), which placeholders such as xoxb-xxxx or xoxb-my-bot lack
+        r"\b(?:xoxe\.xox[bp]|xox[abeops]|xapp)-[0-9][0-9A-Za-z-]{9,}"
+        r"|\bxoxr-(?=[A-Za-z-]{0,40}[0-9])[0-9A-Za-z-]{10,}",
     ),
     _ShapeRule(
         "slack-webhook",
@@ -1665,6 +1677,375 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
         "Mailgun API key (key-<32 hex>)",
         _body_after("key-"),
         r"\bkey-[0-9a-f]{32}\b",
+    ),
+    # Batch two: formats of the public catalogs (a scanner's rule set, GitHub secret
+    # scanning's partner list, the vendors' documentation). Checks inside the expressions
+    # keep documentation placeholders out: "(?=...[0-9])" asks for a digit where random
+    # bodies nearly always hold one; "(?!...(.)\1{5})" refuses six repeats of a character.
+    _ShapeRule(
+        "onepassword-secret-key",
+        "1Password account secret key (A3-...)",
+        _at("A3-"),
+        # six, six (hyphen optional: one eleven-character group) five, five, five, five
+        r"\bA3-(?=[A-Z-]{0,40}[0-9])[0-9A-Z]{6}-[0-9A-Z]{6}-?[0-9A-Z]{5}(?:-[0-9A-Z]{5}){3}"
+        r"(?![0-9A-Za-z-])",
+    ),
+    _ShapeRule(
+        "onepassword-service-token",
+        "1Password service account token (ops_eyJ...)",
+        (_Anchor("ops_eyJ", b64_run=True),),
+        r"\bops_eyJ(?=[A-Za-z+/]{0,400}[0-9])[A-Za-z0-9+/]{200,}={0,3}",
+    ),
+    _ShapeRule(
+        "adobe-client-secret",
+        "Adobe OAuth client secret (p8e-...)",
+        _body_after("p8e-"),
+        r"\bp8e-[A-Za-z0-9]{32}(?![A-Za-z0-9])",
+    ),
+    _ShapeRule(
+        "alibaba-access-key",
+        "Alibaba Cloud AccessKey ID (LTAI...)",
+        (_Anchor("TAI", -1),),
+        r"\bLTAI(?=[A-Za-z]{0,23}[0-9])[A-Za-z0-9]{12,24}(?![A-Za-z0-9])",
+    ),
+    _ShapeRule(
+        "artifactory-token",
+        "JFrog Artifactory API key (AKCp...) or reference token (cmVmd...)",
+        (_Anchor("AKCp", 0, 0), _Anchor("cmVmd", 0, 0)),
+        r"\b(?:AKCp[A-Za-z0-9]{69}|cmVmd[A-Za-z0-9]{59})\b",
+    ),
+    _ShapeRule(
+        "authress-key",
+        "Authress service client access key (<prefix>_<id>.<id>.acc_<id>.<secret>)",
+        (_Anchor(".acc_", b64_run=True), _Anchor(".acc-", b64_run=True)),
+        # the prefix (sc_, ext_, scauth_, authress_) is too common a word to look for, and
+        # the ".acc" marker sits at no fixed place, so the expression runs over the text
+        finder=(lambda rx: lambda text: [m.span() for m in rx.finditer(text)])(
+            _rx(
+                r"\b(?:sc|ext|scauth|authress)_[A-Za-z0-9]{5,30}\.[A-Za-z0-9]{4,6}\.acc[_-]"
+                r"[A-Za-z0-9-]{10,32}\.[A-Za-z0-9+/_=-]{30,120}(?![A-Za-z0-9+/_=-])"
+            )
+        ),
+    ),
+    _ShapeRule(
+        "defined-networking-key",
+        "Defined Networking API key (dnkey-...)",
+        _at("dnkey-"),
+        r"\bdnkey-[A-Za-z0-9=_-]{26}-[A-Za-z0-9=_-]{52}(?![A-Za-z0-9=_-])",
+    ),
+    _ShapeRule(
+        "doppler-token",
+        "Doppler personal, service, CLI, SCIM or audit token (dp.pt. and kin)",
+        tuple(
+            _Anchor(f"dp.{kind}.", b64_run=True)
+            for kind in ("pt", "st", "ct", "sa", "scim", "audit")
+        ),
+        r"\bdp\.(?:pt|st|ct|sa|scim|audit)\.[A-Za-z0-9]{40,44}\b",
+    ),
+    _ShapeRule(
+        "duffel-token",
+        "Duffel API token (duffel_test_/duffel_live_)",
+        (_Anchor("duffel_test_", b64_run=True), _Anchor("duffel_live_", b64_run=True)),
+        r"\bduffel_(?:test|live)_[A-Za-z0-9_=-]{43}(?![A-Za-z0-9_=-])",
+    ),
+    _ShapeRule(
+        "dynatrace-token",
+        "Dynatrace API token (dt0c01.<24>.<64>)",
+        (_Anchor("dt0c01.", b64_run=True),),
+        r"\bdt0c01\.[A-Z0-9]{24}\.[A-Za-z0-9]{64}\b",
+    ),
+    _ShapeRule(
+        "easypost-key",
+        "EasyPost production or test API key (EZAK/EZTK)",
+        (_Anchor("EZAK", 0, 0), _Anchor("EZTK", 0, 0)),
+        r"\bEZ[AT]K[A-Za-z0-9]{54}\b",
+    ),
+    _ShapeRule(
+        "facebook-token",
+        "Facebook page or user access token (EAAM/EAAC...)",
+        (_Anchor("EAAM", 0, 0), _Anchor("EAAC", 0, 0)),
+        r"\bEAA[MC][A-Za-z0-9]{100,}\b",
+    ),
+    _ShapeRule(
+        "flutterwave-key",
+        "Flutterwave secret, public or encryption key (FLWSECK/FLWPUBK)",
+        _at("FLWSECK", "FLWPUBK"),
+        # a 32-hex key ending in -X, or the 12-character encryption key
+        r"\bFLW(?:SECK|PUBK)(?:_TEST)?-(?:[0-9a-hA-H]{32}-X|[0-9a-hA-H]{12})(?![A-Za-z0-9])",
+    ),
+    _ShapeRule(
+        "flyio-token",
+        "Fly.io access token (fo1_, fm1a_, fm1r_, fm2_)",
+        (
+            _Anchor("fo1_", b64_run=True),
+            _Anchor("fm1a_", b64_run=True),
+            _Anchor("fm1r_", b64_run=True),
+            _Anchor("fm2_", b64_run=True),
+        ),
+        r"\b(?:fo1_[A-Za-z0-9_-]{43}|fm(?:1[ar]|2)_[A-Za-z0-9+/]{100,}={0,3})"
+        r"(?![A-Za-z0-9_+/=-])",
+    ),
+    _ShapeRule(
+        "frameio-token",
+        "Frame.io API token (fio-u-...)",
+        (_Anchor("fio-u-", b64_run=True),),
+        r"\bfio-u-[A-Za-z0-9_=-]{64}(?![A-Za-z0-9_=-])",
+    ),
+    _ShapeRule(
+        "gitlab-session",
+        "GitLab session cookie value (after _gitlab_session=)",
+        (_Anchor("_gitlab_session=", 16, b64_run=True),),
+        r"(?<=_gitlab_session=)[0-9a-z]{32}(?![0-9A-Za-z])",
+    ),
+    _ShapeRule(
+        "harness-token",
+        "Harness personal or service account token (pat./sat.)",
+        (_Anchor("at.", -1),),  # one literal for both kinds keeps the prefilter small
+        r"\b[ps]at\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}\b",
+    ),
+    _ShapeRule(
+        "terraform-token",
+        "HashiCorp Terraform Cloud API token (<14>.atlasv1.<body>)",
+        (_Anchor("atlasv", -15),),
+        r"(?<![A-Za-z0-9])[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}(?![A-Za-z0-9_=-])",
+    ),
+    _ShapeRule(
+        "infracost-token",
+        "Infracost API token (ico-...)",
+        _body_after("ico-"),
+        r"\bico-[A-Za-z0-9]{32}\b",
+    ),
+    _ShapeRule(
+        "intra42-secret",
+        "42 Intra API client secret (s-s4t2ud-/s-s4t2af-)",
+        _body_after("s-s4t2ud-", "s-s4t2af-"),
+        r"\bs-s4t2(?:ud|af)-[0-9a-fA-F]{64}\b",
+    ),
+    _ShapeRule(
+        "maxmind-key",
+        "MaxMind license key (<6>_<29>_mmk)",
+        (_Anchor("_mmk", -36),),
+        r"(?<![A-Za-z0-9_])[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk\b",
+    ),
+    _ShapeRule(
+        "teams-webhook",
+        "Microsoft Teams incoming webhook path (webhookb2/...; the host stays)",
+        (_Anchor("/webhookb2/", 1, b64_run=True),),
+        # group id @ tenant id / IncomingWebhook / 32-character id / owner id [/ signature]
+        r"webhookb2/[0-9A-Fa-f-]{36}@[0-9A-Fa-f-]{36}/IncomingWebhook/[0-9A-Za-z]{32}"
+        r"/[0-9A-Fa-f-]{36}(?:/[A-Za-z0-9_-]{20,})?",
+    ),
+    _ShapeRule(
+        "newrelic-key",
+        "New Relic user (NRAK-), insert (NRII-) or browser (NRJS-) key",
+        _at("NRAK-", "NRII-", "NRJS-"),
+        # a body that spells the alphabet or counts up is a placeholder
+        r"\bNR(?![A-Z]{2}-[A-Za-z0-9_-]{0,27}?(?:ABCDEF|abcdef|123456))"
+        r"(?:AK-[A-Za-z0-9]{27}|II-[A-Za-z0-9_-]{32}|JS-[0-9a-f]{19})(?![A-Za-z0-9_-])",
+    ),
+    _ShapeRule(
+        "notion-token",
+        "Notion integration token (ntn_..., or the older secret_<43>)",
+        _body_after("ntn_", "secret_"),
+        r"\b(?:ntn_[0-9]{11}[A-Za-z0-9]{35}|secret_(?=[A-Za-z]{0,42}[0-9])[A-Za-z0-9]{43})\b",
+    ),
+    _ShapeRule(
+        "octopus-key",
+        "Octopus Deploy API key (API-...)",
+        _at("API-"),
+        r"\bAPI-(?=[A-Z]{0,25}[0-9])[A-Z0-9]{26}\b",
+    ),
+    _ShapeRule(
+        "openshift-token",
+        "OpenShift user token (sha256~...)",
+        _at("sha256~"),
+        r"\bsha256~[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])",
+    ),
+    _ShapeRule(
+        "planetscale-token",
+        "PlanetScale API token or password (pscale_tkn_/pscale_pw_)",
+        _at("pscale_tkn_", "pscale_pw_"),
+        r"\bpscale_(?:tkn|pw)_[A-Za-z0-9_.=-]{32,64}(?![A-Za-z0-9_=-])",
+    ),
+    _ShapeRule(
+        "prefect-token",
+        "Prefect API key (pnu_...)",
+        _body_after("pnu_"),
+        r"\bpnu_[A-Za-z0-9]{36}\b",
+    ),
+    _ShapeRule(
+        "pulumi-token",
+        "Pulumi access token (pul-...)",
+        _body_after("pul-"),
+        r"\bpul-[0-9a-f]{40}\b",
+    ),
+    _ShapeRule(
+        "readme-key",
+        "ReadMe API key (rdme_...)",
+        _body_after("rdme_"),
+        r"\brdme_[a-z0-9]{70}\b",
+    ),
+    _ShapeRule(
+        "scalingo-token",
+        "Scalingo API token (tk-us-...)",
+        _at("tk-us-"),
+        r"\btk-us-[A-Za-z0-9_-]{48}(?![A-Za-z0-9_-])",
+    ),
+    _ShapeRule(
+        "brevo-key",
+        "Brevo (Sendinblue) API or SMTP key (xkeysib-/xsmtpsib-)",
+        _body_after("xkeysib-", "xsmtpsib-"),
+        r"\bx(?:keysib|smtpsib)-[0-9a-f]{64}-[A-Za-z0-9]{16}\b",
+    ),
+    _ShapeRule(
+        "shippo-token",
+        "Shippo live or test API token (shippo_live_/shippo_test_)",
+        _body_after("shippo_live_", "shippo_test_"),
+        r"\bshippo_(?:live|test)_[0-9a-fA-F]{40}\b",
+    ),
+    _ShapeRule(
+        "sourcegraph-token",
+        "Sourcegraph access token (sgp_...)",
+        (_Anchor("sgp_", b64_run=True),),
+        # optional 16-hex instance id or "local", then 40 hex without a six-fold repeat
+        r"\bsgp_(?:[0-9a-fA-F]{16}_|local_)?(?![0-9a-fA-F]{0,34}?([0-9a-fA-F])\1{5})"
+        r"[0-9a-fA-F]{40}\b",
+    ),
+    _ShapeRule(
+        "square-token",
+        "Square access token or application secret (EAAA, sq0atp-, sq0csp-)",
+        (_Anchor("EAAA", b64_run=True), _Anchor("sq0atp-"), _Anchor("sq0csp-")),
+        r"\b(?:EAAA[A-Za-z0-9_-]{22,60}|sq0atp-[A-Za-z0-9_-]{22,60}|sq0csp-[A-Za-z0-9_-]{43})"
+        r"(?![A-Za-z0-9_-])",
+    ),
+    _ShapeRule(
+        "typeform-token",
+        "Typeform personal access token (tfp_...)",
+        _body_after("tfp_"),
+        r"\btfp_(?=[A-Za-z0-9]{30})[A-Za-z0-9_.=-]{40,64}(?![A-Za-z0-9_=-])",
+    ),
+    _ShapeRule(
+        "plaid-token",
+        "Plaid access token (access-<environment>-<uuid>)",
+        _at("access-"),
+        r"\baccess-(?:sandbox|development|production)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}"
+        r"-[0-9a-f]{4}-[0-9a-f]{12}\b",
+    ),
+    _ShapeRule(
+        "lob-key",
+        "Lob live or test API key (live_/test_, pub_ for publishable)",
+        (
+            _Anchor("live_", 0, 5),
+            _Anchor("test_", 0, 5),
+            _Anchor("live_pub_", 0, 9),
+            _Anchor("test_pub_", 0, 9),
+        ),
+        r"(?<![A-Za-z0-9_])(?:live|test)_(?:pub_[0-9a-f]{31}|[0-9a-f]{35})(?![A-Za-z0-9_])",
+    ),
+    _ShapeRule(
+        "mapbox-token",
+        "Mapbox access token (pk./sk./tk. followed by a JWT-like body)",
+        _at("pk.eyJ", "sk.eyJ", "tk.eyJ"),
+        r"\b[pst]k\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,}",
+    ),
+    _ShapeRule(
+        "sonarqube-token",
+        "SonarQube user, project or global analysis token (squ_/sqp_/sqa_)",
+        _body_after("squ_", "sqp_", "sqa_"),
+        r"\bsq[upa]_[0-9a-f]{40}\b",
+    ),
+    _ShapeRule(
+        "langsmith-key",
+        "LangSmith personal or service key (lsv2_pt_/lsv2_sk_)",
+        _body_after("lsv2_pt_", "lsv2_sk_"),
+        r"\blsv2_(?:pt|sk)_[0-9a-f]{32}_[0-9a-f]{10}\b",
+    ),
+    _ShapeRule(
+        "supabase-token",
+        "Supabase personal access token (sbp_...)",
+        _body_after("sbp_"),
+        r"\bsbp_[0-9a-f]{40}\b",
+    ),
+    _ShapeRule(
+        "dockerhub-token",
+        "Docker Hub personal access token (dckr_pat_...)",
+        _at("dckr_pat_"),
+        r"\bdckr_pat_[A-Za-z0-9_-]{27}(?![A-Za-z0-9_-])",
+    ),
+    _ShapeRule(
+        "replicate-token",
+        "Replicate API token (r8_...)",
+        _body_after("r8_"),
+        r"\br8_[A-Za-z0-9]{37}\b",
+    ),
+    _ShapeRule(
+        "tailscale-key",
+        "Tailscale API, auth, OAuth client, SCIM or webhook key (tskey-...)",
+        _at("tskey-"),
+        r"\btskey-(?:api|auth|client|scim|webhook)-[A-Za-z0-9]{6,}-[A-Za-z0-9]{20,}",
+    ),
+    _ShapeRule(
+        "netlify-token",
+        "Netlify personal access token (nfp_...)",
+        _body_after("nfp_"),
+        r"\bnfp_[A-Za-z0-9]{36}\b",
+    ),
+    _ShapeRule(
+        "buildkite-token",
+        "Buildkite user access token (bkua_...)",
+        _body_after("bkua_"),
+        r"\bbkua_[0-9a-f]{40}\b",
+    ),
+    _ShapeRule(
+        "contentful-token",
+        "Contentful personal access token (CFPAT-...)",
+        (_Anchor("CFPAT-", b64_run=True),),
+        r"\bCFPAT-[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])",
+    ),
+    _ShapeRule(
+        "nuget-api-key",
+        "NuGet.org API key (oy2...)",
+        (_Anchor("oy2", 0, 0),),
+        r"\boy2[a-z0-9]{43}\b",
+    ),
+    _ShapeRule(
+        "dropbox-token",
+        "Dropbox short-lived access token (sl....)",
+        (_Anchor("sl.", b64_run=True),),
+        r"\bsl\.(?:u\.)?[A-Za-z0-9_=-]{130,}",
+    ),
+    _ShapeRule(
+        "nuget-config-password",
+        'password in a NuGet config (<add key="ClearTextPassword" value="...">)',
+        (_Anchor('" value="', 9),),
+        # the value up to its closing quote: eight characters or more with a digit, which
+        # placeholders (YOUR_API_KEY, REPLACE_ME) and %VARIABLE% references lack
+        r'(?:(?<=ClearTextPassword" value=")|(?<=key="Password" value="))'
+        r'(?![%$])(?=[^"\s<>0-9]*[0-9])[^"\s<>]{8,}(?=")',
+    ),
+    _ShapeRule(
+        "kubernetes-secret",
+        "base64 value under data: in a Kubernetes Secret manifest (kind: Secret)",
+        _at("kind:"),
+        finder=(
+            lambda entry, kind, data: (
+                lambda text: (
+                    [m.span(2) for m in entry.finditer(text)]
+                    if kind.search(text) and data.search(text)
+                    else []
+                )
+            )
+        )(
+            # an indented "name: value" whose value (plain, quoted, or on the line after a
+            # block indicator | or >) is base64 of 10 characters or more, not one lowercase
+            # word (stringData: values are plain text, and words are placeholders)
+            _rx(
+                r"(?m)^[ \t]+[\w.-]+:[ \t]*(?:[|>][-+]?[ \t]*\r?\n[ \t]+)?([\"']?)"
+                r"((?=[a-z]*[A-Z0-9+/=])[A-Za-z0-9+/]{10,}={0,3})\1[ \t]*\r?$"
+            ),
+            _rx(r"(?im)^[ \t]*kind:[ \t]*[\"']?secret[\"']?[ \t]*\r?$"),
+            _rx(r"(?m)^[ \t]*data:[ \t]*\r?$"),
+        ),
     ),
     # --- vendor token rules: end ---
 )

@@ -149,7 +149,9 @@ def _pem(rnd: random.Random) -> tuple[str, str]:
 
 
 def _jwt(rnd: random.Random) -> tuple[str, str]:
-    token = "eyJ" + body(rnd, "URL", 30) + ".eyJ" + body(rnd, "URL", 60) + "." + body(rnd, "URL", 43)
+    token = (
+        "eyJ" + body(rnd, "URL", 30) + ".eyJ" + body(rnd, "URL", 60) + "." + body(rnd, "URL", 43)
+    )
     return token, token
 
 
@@ -200,9 +202,9 @@ STRUCTURAL: dict[str, list[Callable[[random.Random], tuple[str, str]]]] = {
         )(body(r, "B64", 24) + "=="),
     ],
     "nuget-config-password": [
-        lambda r: (
-            lambda p: (f'    <add key="ClearTextPassword" value="{p}" />', p)
-        )(body(r, "AN", 20)),
+        lambda r: (lambda p: (f'    <add key="ClearTextPassword" value="{p}" />', p))(
+            body(r, "AN", 20)
+        ),
     ],
     "generic-api-key": [
         lambda r: (lambda v: (f'api_key = "{v}"', v))(body(r, "AN", 32)),

@@ -1,0 +1,387 @@
+"""Vendor token records of agentops.secret_redaction: each format is found in the contexts
+people paste it in, near misses and placeholders stay byte-identical, and a record costs
+nothing on text that holds none of its literals.
+
+Samples are built at run time from each vendor's documented format (prefix, alphabet,
+length) with a seeded random generator, so no line of this file holds a live-looking token.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import string
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import agentops.secret_redaction as sr
+from agentops.secret_redaction import find_secret_shapes, redact_secret_shapes
+
+ROOT = Path(__file__).resolve().parent.parent
+
+ALPHABETS = {
+    "AN": string.ascii_letters + string.digits,
+    "LAN": string.ascii_lowercase + string.digits,
+    "UAN": string.ascii_uppercase + string.digits,
+    "ALPHA": string.ascii_letters,
+    "HEX": "0123456789abcdef",
+    "MHEX": "0123456789abcdefABCDEF",
+    "DIG": string.digits,
+    "URL": string.ascii_letters + string.digits + "-_",
+    "EQURL": string.ascii_letters + string.digits + "=_-",
+    "B64": string.ascii_letters + string.digits + "+/",
+}
+_HOLE = re.compile(r"\{([A-Z][A-Z0-9]*) (\d+)\}")
+
+
+def render(spec: str, seed: int) -> str:
+    """The spec with each {ALPHABET n} hole filled by n random characters that mix classes
+    (a real token holds a digit and, when its alphabet has them, both cases)."""
+    rnd = random.Random(seed)
+
+    def fill(match: re.Match[str]) -> str:
+        chars, size = ALPHABETS[match.group(1)], int(match.group(2))
+        out = [rnd.choice(chars) for _ in range(size)]
+        for cls in (string.digits, string.ascii_lowercase, string.ascii_uppercase):
+            pool = [c for c in cls if c in chars]
+            if pool and size >= 6:
+                out[rnd.randrange(size)] = rnd.choice(pool)
+        return "".join(out)
+
+    return _HOLE.sub(fill, spec)
+
+
+def uuid(seed: int) -> str:
+    digits = render("{HEX 32}", seed)
+    return "-".join((digits[:8], digits[8:12], digits[12:16], digits[16:20], digits[20:]))
+
+
+# shape -> token specs, from each vendor's documented format
+TOKENS: dict[str, list[str]] = {
+    "aws-key": ["A3T" + "{UAN 17}"],
+    "stripe-key": ["sk_" + "prod_" + "{AN 24}", "rk_" + "prod_" + "{AN 40}"],
+    "onepassword-secret-key": [
+        "A3-" + "{UAN 6}-{UAN 6}-{UAN 5}-{UAN 5}-{UAN 5}-{UAN 5}",
+        "A3-" + "{UAN 6}-{UAN 11}-{UAN 5}-{UAN 5}-{UAN 5}",
+    ],
+    "onepassword-service-token": ["ops_" + "eyJ{B64 260}"],
+    "adobe-client-secret": ["p8e-" + "{AN 32}"],
+    "alibaba-access-key": ["LTAI" + "{AN 20}", "LTAI" + "5t{AN 18}"],
+    "artifactory-token": ["AKCp" + "{AN 69}", "cmVmd" + "{AN 59}"],
+    "authress-key": ["sc_" + "{LAN 12}.{LAN 5}.acc_{LAN 20}.{B64 60}"],
+    "defined-networking-key": ["dnkey-" + "{EQURL 26}-{EQURL 52}"],
+    "doppler-token": ["dp.pt." + "{AN 43}", "dp.st." + "{AN 40}", "dp.scim." + "{AN 44}"],
+    "duffel-token": ["duffel_test_" + "{AN 43}", "duffel_live_" + "{AN 43}"],
+    "dynatrace-token": ["dt0c01." + "{UAN 24}.{AN 64}"],
+    "easypost-key": ["EZAK" + "{AN 54}", "EZTK" + "{AN 54}"],
+    "facebook-token": ["EAAM" + "{AN 120}", "EAAC" + "{AN 140}"],
+    "flutterwave-key": [
+        "FLWSECK_TEST-" + "{HEX 32}-X",
+        "FLWPUBK-" + "{HEX 32}-X",
+        "FLWSECK_TEST" + "-{HEX 12}",
+    ],
+    "flyio-token": ["fm2_" + "{B64 120}", "fo1_" + "{AN 43}"],
+    "frameio-token": ["fio-u-" + "{AN 64}"],
+    "terraform-token": ["{AN 14}.atlas" + "v1.{AN 67}"],
+    "infracost-token": ["ico-" + "{AN 32}"],
+    "intra42-secret": ["s-s4t2ud-" + "{HEX 64}", "s-s4t2af-" + "{HEX 64}"],
+    "maxmind-key": ["{AN 6}_{AN 29}_" + "mmk"],
+    "newrelic-key": ["NRAK-" + "{UAN 27}", "NRII-" + "{URL 32}", "NRJS-" + "{HEX 19}"],
+    "notion-token": ["ntn_" + "{DIG 11}{AN 35}", "secret_" + "{AN 43}"],
+    "octopus-key": ["API-" + "{UAN 26}"],
+    "harness-token": ["pat." + "{URL 22}.{AN 24}.{AN 20}", "sat." + "{URL 22}.{AN 24}.{AN 20}"],
+    "openshift-token": ["sha256" + "~{URL 43}"],
+    "planetscale-token": ["pscale_tkn_" + "{URL 43}", "pscale_pw_" + "{URL 43}"],
+    "prefect-token": ["pnu_" + "{AN 36}"],
+    "pulumi-token": ["pul-" + "{HEX 40}"],
+    "readme-key": ["rdme_" + "{LAN 70}"],
+    "scalingo-token": ["tk-us-" + "{URL 48}"],
+    "brevo-key": ["xkeysib-" + "{HEX 64}-{AN 16}", "xsmtpsib-" + "{HEX 64}-{AN 16}"],
+    "shippo-token": ["shippo_live_" + "{HEX 40}", "shippo_test_" + "{HEX 40}"],
+    "sourcegraph-token": [
+        "sgp_" + "{MHEX 16}_{MHEX 40}",
+        "sgp_local_" + "{MHEX 40}",
+        "sgp_" + "{MHEX 40}",
+    ],
+    "square-token": ["EAAA" + "{AN 60}", "sq0atp-" + "{URL 22}", "sq0csp-" + "{URL 43}"],
+    "typeform-token": ["tfp_" + "{AN 44}_{AN 14}"],
+    "plaid-token": ["access-sandbox-" + "UUID", "access-production-" + "UUID"],
+    "lob-key": ["live_" + "{HEX 35}", "test_pub_" + "{HEX 31}"],
+    "mapbox-token": ["pk.eyJ" + "1Ijoi{AN 30}.{URL 22}", "sk.eyJ" + "1Ijoi{AN 40}.{URL 22}"],
+    "sonarqube-token": ["squ_" + "{HEX 40}", "sqp_" + "{HEX 40}", "sqa_" + "{HEX 40}"],
+    "langsmith-key": ["lsv2_pt_" + "{HEX 32}_{HEX 10}", "lsv2_sk_" + "{HEX 32}_{HEX 10}"],
+    "supabase-token": ["sbp_" + "{HEX 40}"],
+    "dockerhub-token": ["dckr_pat_" + "{URL 27}"],
+    "replicate-token": ["r8_" + "{AN 37}"],
+    "tailscale-key": ["tskey-" + "api-{AN 12}-{AN 30}", "tskey-" + "auth-{AN 12}-{AN 30}"],
+    "netlify-token": ["nfp_" + "{AN 36}"],
+    "buildkite-token": ["bkua_" + "{HEX 40}"],
+    "contentful-token": ["CFPAT-" + "{AN 43}"],
+    "nuget-api-key": ["oy2" + "{LAN 43}"],
+    "dropbox-token": ["sl." + "{AN 140}", "sl.u." + "{AN 150}"],
+}
+
+# Contexts a token is pasted in; the token must not take any character of its neighbours.
+CONTEXTS = (
+    "{t}",
+    "token {t} was rotated",
+    "SERVICE_VALUE={t}",
+    'export SERVICE_VALUE="{t}"',
+    '{{"value": "{t}", "n": 1}}',
+    "value: '{t}'\n",
+    "2026-03-14T09:26:53Z INFO client started with {t}; retrying",
+)
+
+
+def token_of(spec: str, seed: int) -> str:
+    return render(spec.replace("UUID", uuid(seed)), seed)
+
+
+CASES = [
+    (shape, index, context)
+    for shape, specs in TOKENS.items()
+    for index in range(len(specs))
+    for context in CONTEXTS
+]
+
+
+@pytest.mark.parametrize(("shape", "index", "context"), CASES)
+def test_token_is_redacted_in_context(shape: str, index: int, context: str) -> None:
+    token = token_of(TOKENS[shape][index], seed=len(CASES) + index)
+    text = context.format(t=token)
+    got = redact_secret_shapes(text)
+    assert got.text == text.replace(token, f"[redacted:{shape}]"), (shape, got)
+    assert shape in got.shapes
+
+
+@pytest.mark.parametrize("shape", sorted(TOKENS))
+def test_many_seeds(shape: str) -> None:
+    for seed in range(40):
+        for spec in TOKENS[shape]:
+            token = token_of(spec, seed)
+            assert redact_secret_shapes(f"x {token} y").text == f"x [redacted:{shape}] y", token
+
+
+def test_every_new_record_has_samples_here() -> None:
+    names = [rule.name for rule in sr._VENDOR_RULES]
+    vendor_from = names.index("onepassword-secret-key")
+    keyed = {name for name in names if name.endswith("-keyed")}
+    pinned = set(TOKENS) | set(KEYED_SAMPLES) | {"gitlab-session", "teams-webhook"}
+    pinned |= {"nuget-config-password", "kubernetes-secret"}
+    assert set(names[vendor_from:]) - keyed <= pinned
+    assert keyed <= set(KEYED_SAMPLES)
+
+
+# ------------------------------------------------------------------------------------------
+# Records that need a syntax around the token
+# ------------------------------------------------------------------------------------------
+
+
+def test_gitlab_session_cookie_value_only() -> None:
+    value = render("{LAN 32}", 3)
+    text = "Cookie: _gitlab_session=" + value + "; path=/"
+    assert redact_secret_shapes(text).text == (
+        "Cookie: _gitlab_session=[redacted:gitlab-session]; path=/"
+    )
+    assert redact_secret_shapes("_gitlab_session=" + value + "x").shapes == ()
+
+
+def test_teams_webhook_keeps_the_host() -> None:
+    path = "webhookb2/" + uuid(1) + "@" + uuid(2) + "/IncomingWebhook/" + render("{AN 32}", 4)
+    path += "/" + uuid(5)
+    text = "curl -X POST https://contoso.webhook.office.com/" + path + " -d @msg.json"
+    assert redact_secret_shapes(text).text == (
+        "curl -X POST https://contoso.webhook.office.com/[redacted:teams-webhook] -d @msg.json"
+    )
+
+
+def test_nuget_config_password() -> None:
+    secret = render("{AN 20}", 6)
+    for key in ("ClearTextPassword", "Password"):
+        line = '    <add key="' + key + '" value="' + secret + '" />'
+        want = '    <add key="' + key + '" value="[redacted:nuget-config-password]" />'
+        assert redact_secret_shapes(line).text == want
+    for ref in ("%NUGET_PASSWORD%", "$env_password", "", "YOUR_API_KEY", "REPLACE_ME", "secret"):
+        line = '<add key="ClearTextPassword" value="' + ref + '" />'
+        assert redact_secret_shapes(line).shapes == ()
+    assert redact_secret_shapes('<add key="Username" value="' + secret + '" />').shapes == ()
+
+
+def test_kubernetes_secret_data_values() -> None:
+    value = render("{B64 24}", 8) + "=="
+    manifest = (
+        "apiVersion: v1\nkind: Secret\nmetadata:\n  name: app\ntype: Opaque\n"
+        "data:\n  password: " + value + "\n  short: YmFyCg==\n"
+    )
+    got = redact_secret_shapes(manifest)
+    assert "password: [redacted:kubernetes-secret]\n" in got.text
+    assert "short: YmFyCg==" in got.text  # under 10 characters: left alone
+    # block scalars and quotes
+    for body in ("  .dockercfg: |\n    " + value, "  token: '" + value + "'"):
+        text = "kind: Secret\ndata:\n" + body + "\n"
+        assert value not in redact_secret_shapes(text).text
+
+
+def test_kubernetes_string_data_and_words_untouched() -> None:
+    # stringData: values are plain text (the key-name layer's business); a lowercase word
+    # under data: is a placeholder, not base64 of a secret
+    for body in ("stringData:\n  cookie_secret: placeholder", "data:\n  note: placeholders"):
+        text = "apiVersion: v1\nkind: Secret\n" + body + "\n"
+        assert redact_secret_shapes(text).shapes == ()
+
+
+@pytest.mark.parametrize(
+    "kind", ["SopsSecret", "ExternalSecret", "ConfigMap", "secretstore"], ids=str
+)
+def test_kubernetes_other_kinds_untouched(kind: str) -> None:
+    text = "kind: " + kind + "\ndata:\n  password: " + render("{B64 24}", 9) + "\n"
+    assert redact_secret_shapes(text).shapes == ()
+
+
+# ------------------------------------------------------------------------------------------
+# Vendor-keyword records (a plain value identified by its vendor's word)
+# ------------------------------------------------------------------------------------------
+
+KEYED_SAMPLES: dict[str, tuple[str, str]] = {}
+
+
+# ------------------------------------------------------------------------------------------
+# Near misses stay byte-identical
+# ------------------------------------------------------------------------------------------
+
+NEAR_MISSES = [
+    # placeholders and documentation examples
+    "AKIA" + "X" * 16,
+    "A3-" + "XXXXXX-XXXXXXXXXXX-XXXXX-XXXXX-XXXXX",
+    "A3-" + "xXXXXX-XXXXXX-XXXXX-XXXXX-XXXXX-XXXXX",
+    "ops_eyJ" + "x" * 300,
+    "AIza" + "a" * 35,
+    "AIza" + "Sy" + string.ascii_lowercase + "1234567",
+    "sgp_" + "0" * 16 + "_" + "0" * 40,
+    "sgp_" + "x" * 16 + "_" + "x" * 40,
+    "sgp_" + "5555555dAAAAA7777777CcccCFaaaaaaaaaaaaaa",
+    "NRAK-" + "ABCDEFGHIJKLMNOPQRSTUVWXYZ1",
+    "xoxb-" + "xxxxxxxxx-xxxxxxxxxx-xxxxxxxxxxxx",
+    "xoxb-" + "xoxb-my-bot-token",
+    "xoxb-" + "Slack_BOT_TOKEN",
+    "https://indieweb.org/images/3/35/2018-250-" + "xoxo-indieweb-1.jpg",
+    "kind: Secret\nmetadata:\n  name: x\n",
+]
+
+
+@pytest.mark.parametrize("text", NEAR_MISSES)
+def test_near_misses_unchanged(text: str) -> None:
+    assert redact_secret_shapes(text) == (text, ())
+
+
+# One character short, the wrong alphabet or case, a prefix's look-alike: the vendor rule
+# stays silent (a random body may still be long and random enough for a generic rule).
+WRONG_SHAPE = [
+    ("adobe-client-secret", "p8e-" + render("{AN 31}", 1)),
+    ("dynatrace-token", "dt0c01." + render("{UAN 24}", 1) + "." + render("{AN 63}", 2)),
+    ("pulumi-token", "pul-" + render("{HEX 39}", 1)),
+    ("sourcegraph-token", "sgp_local_" + "d45b6G86aBb0F2Cee94" + "3902dbaDBCFCFDD1dA089"),
+    ("scalingo-token", "tk-us-" + render("{URL 47}", 1)),
+    ("flutterwave-key", "FLWSECK_TEST-" + render("{HEX 11}", 1)),
+    ("alibaba-access-key", "ltai" + render("{AN 20}", 1)),
+    ("plaid-token", "access-staging-" + uuid(3)),
+    ("openshift-token", "sha256" + ":" + render("{URL 43}", 1)),
+    ("lob-key", "test_" + render("{HEX 34}", 1)),
+    ("prefect-token", "xpnu_" + render("{AN 36}", 1)),
+    ("maxmind-key", render("{AN 6}_{AN 28}", 1) + "_mmk"),
+    ("onepassword-secret-key", "A3-" + render("{UAN 6}-{UAN 6}-{UAN 5}-{UAN 5}-{UAN 5}", 1)),
+]
+
+
+@pytest.mark.parametrize(("shape", "text"), WRONG_SHAPE)
+def test_wrong_shape_is_not_this_vendor(shape: str, text: str) -> None:
+    assert shape not in redact_secret_shapes(text).shapes
+
+
+# ------------------------------------------------------------------------------------------
+# Cost: a record runs only where its literal is; its expressions stay linear
+# ------------------------------------------------------------------------------------------
+
+
+def test_every_vendor_record_has_a_literal() -> None:
+    for rule in sr._VENDOR_RULES:
+        assert rule.anchors or rule.probes, rule.name  # Discord's token has a probe
+        assert all(len(anchor.literal) >= 2 for anchor in rule.anchors), rule.name
+
+
+def test_text_without_literals_runs_no_vendor_rule() -> None:
+    benign = (ROOT / "agentops" / "secret_redaction.py").read_text(encoding="utf-8")[:20000]
+    vendor = {rule.name for rule in sr._VENDOR_RULES}
+    for at in range(0, len(benign), 2000):
+        chunk = benign[at : at + 2000]
+        rules, _ = sr._active_rules(chunk)
+        for rule in rules:
+            if rule.name in vendor:
+                literals = [a.literal for a in sr._VENDOR_RULES[_index(rule.name)].anchors]
+                assert any(lit in chunk for lit in literals), rule.name
+
+
+def _index(name: str) -> int:
+    return [rule.name for rule in sr._VENDOR_RULES].index(name)
+
+
+def test_b64_gated_records_keep_their_promise() -> None:
+    # a literal looked for only beside a 32-character base64 run: every sample holds one
+    run = re.compile(r"[A-Za-z0-9+/]{32}")
+    for shape, specs in TOKENS.items():
+        rule = sr._VENDOR_RULES[_index(shape)]
+        gated = {a.literal for a in rule.anchors if a.b64_run}
+        for spec in specs:
+            token = token_of(spec, 11)
+            if any(lit in token for lit in gated):
+                assert run.search(token), (shape, token)
+
+
+@pytest.mark.parametrize("shape", sorted(TOKENS))
+def test_adversarial_repetition_is_linear(shape: str) -> None:
+    # the literal repeated, and the literal followed by a long body that never ends well:
+    # generous bound, stated as such (the benchmark measures speed)
+    literal = sr._VENDOR_RULES[_index(shape)].anchors[0].literal
+    for text in (literal * 20000, literal + "a" * 200000 + "!", (literal + "a1-") * 10000):
+        start = time.process_time()
+        find_secret_shapes(text)
+        assert time.process_time() - start < 2.0, shape
+
+
+# ------------------------------------------------------------------------------------------
+# The public catalog's figures, measured by benchmarks/catalog_eval.py
+# ------------------------------------------------------------------------------------------
+
+
+def _catalog():  # type: ignore[no-untyped-def]
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        import catalog_eval  # type: ignore[import-not-found]
+    finally:
+        sys.path.pop(0)
+    return catalog_eval
+
+
+def test_catalog_figures() -> None:
+    catalog = _catalog()
+    hits: dict[str, list[bool]] = {}
+    for case in catalog.cases():
+        out = redact_secret_shapes(case.text).text
+        hits.setdefault(case.kind, []).append(not catalog.survives(case.pieces, out))
+    prefixed = hits["prefixed"]
+    assert sum(prefixed) / len(prefixed) >= 0.95
+    tps, fps = catalog.gitleaks_vectors()
+    found = [redact_secret_shapes(text).text != text for _, text in tps]
+    redacted = [redact_secret_shapes(text).text != text for _, text in fps]
+    assert sum(found) / len(found) >= 0.95
+    assert sum(redacted) / len(redacted) <= 0.20
+
+
+def test_vendor_cases_api() -> None:
+    cases = _catalog().vendor_cases()
+    assert len(cases) > 300
+    for rule, text, secret in cases:
+        assert isinstance(rule, str) and secret and secret in text
