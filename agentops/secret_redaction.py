@@ -1477,10 +1477,7 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
         "slack-token",
         "Slack bot, user, legacy, configuration or app-level token",
         _at("xox", "xapp-"),
-        # every kind but the workspace refresh token (xoxr-) starts its body with a digit (a
-        # team id or a version), which placeholders such as xoxb-xxxx or xoxb-my-bot lack
-        r"\b(?:xoxe\.xox[bp]|xox[abeops]|xapp)-[0-9][0-9A-Za-z-]{9,}"
-        r"|\bxoxr-(?=[A-Za-z-]{0,40}[0-9])[0-9A-Za-z-]{10,}",
+        r"\b(?:xoxe\.xox[bp]|xox[abeoprs]|xapp)-[0-9A-Za-z-]{10,}",
     ),
     _ShapeRule(
         "slack-webhook",
