@@ -2044,6 +2044,961 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
             _rx(r"(?m)^[ \t]*data:[ \t]*\r?$"),
         ),
     ),
+    # Vendor-keyword rules: credentials whose format is too plain to tell apart (32 hex,
+    # 40 letters and digits, a UUID) and that only the vendor's word in the key they are
+    # assigned to identifies: `MAILGUN_SIGNING_KEY=...`, `"datadog_app_key": "..."`. Each
+    # expression reads: the word in any case, the rest of the key name (up to 30 of
+    # [A-Za-z0-9_.-]), a closing quote, `=`, `:`, `:=` or `=>`, an opening quote, then the
+    # value, which must hold a digit (words and placeholders do not) and end where its
+    # alphabet ends; only the value is replaced. The word's lower and UPPER spellings are
+    # the anchors. A spelling whose rarest character is not already a prefilter stop would
+    # slow every call, so it is looked for only when the text holds a 32-character base64
+    # run (b64_run): nothing is lost for values that always hold one (32 hex, 40 letters
+    # and digits); a shorter value under such a spelling is missed (a documented limit).
+    _ShapeRule(
+        "adafruit-keyed",
+        "Adafruit IO key beside the word adafruit",
+        (
+            _Anchor("ADAFRUIT", b64_run=True),
+            _Anchor("adafruit", b64_run=True),
+        ),
+        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
+            _rx(
+                r"(?i:adafruit)[\w.-]{0,30}?"
+                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
+                r"[A-Za-z0-9_-]{32}"
+                r"))(?![A-Za-z0-9_=+/-])"
+            )
+        ),
+    ),
+    _ShapeRule(
+        "adobe-keyed",
+        "Adobe client id beside the word adobe",
+        tuple(_Anchor(form, b64_run=True) for form in ("ADOBE", "adobe")),
+        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
+            _rx(
+                r"(?i:adobe)[\w.-]{0,30}?"
+                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
+                r"[0-9a-fA-F]{32}"
+                r"))(?![A-Za-z0-9_=+/-])"
+            )
+        ),
+    ),
+    _ShapeRule(
+        "airtable-keyed",
+        "Airtable API key beside the word airtable",
+        _at("AIRTABLE", "airtable"),
+        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
+            _rx(
+                r"(?i:airtable)[\w.-]{0,30}?"
+                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
+                r"[A-Za-z0-9]{17}"
+                r"))(?![A-Za-z0-9_=+/-])"
+            )
+        ),
+    ),
+    _ShapeRule(
+        "algolia-keyed",
+        "Algolia API key beside the word algolia",
+        tuple(_Anchor(form, b64_run=True) for form in ("ALGOLIA", "algolia")),
+        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
+            _rx(
+                r"(?i:algolia)[\w.-]{0,30}?"
+                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
+                r"[A-Za-z0-9]{32}"
+                r"))(?![A-Za-z0-9_=+/-])"
+            )
+        ),
+    ),
+    _ShapeRule(
+        "alibaba-keyed",
+        "Alibaba Cloud secret beside the word alibaba",
+        _at("ALIBABA", "alibaba"),
+        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
+            _rx(
+                r"(?i:alibaba)[\w.-]{0,30}?"
+                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
+                r"[A-Za-z0-9]{30}"
+                r"))(?![A-Za-z0-9_=+/-])"
+            )
+        ),
+    ),
+    _ShapeRule(
+        "asana-keyed",
+        "Asana client secret beside the word asana",
+        tuple(_Anchor(form, b64_run=True) for form in ("ASANA", "asana")),
+        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
+            _rx(
+                r"(?i:asana)[\w.-]{0,30}?"
+                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
+                r"[A-Za-z0-9]{32}"
+                r"))(?![A-Za-z0-9_=+/-])"
+            )
+        ),
+    ),
+    _ShapeRule(
+        "atlassian-keyed",
+        "Atlassian, Jira or Confluence token beside the vendor's word",
+        (
+            _Anchor("ATLASSIAN", b64_run=True),
+            _Anchor("CONFLUENCE", b64_run=True),
+            _Anchor("JIRA"),
+            _Anchor("atlassian", b64_run=True),
+            _Anchor("confluence", b64_run=True),
+            _Anchor("jira"),
+        ),
+        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
+            _rx(
+                r"(?i:atlassian|jira|confluence)[\w.-]{0,30}?"
+                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
+                r"[A-Za-z0-9]{24}"
+                r"))(?![A-Za-z0-9_=+/-])"
+            )
+        ),
+    ),
+    _ShapeRule(
+        "beamer-keyed",
+        "Beamer API key beside the word beamer",
+        _at("BEAMER", "beamer"),
+        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
+            _rx(
+                r"(?i:beamer)[\w.-]{0,30}?"
+                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
+                r"b_[A-Za-z0-9=_-]{44}"
+                r"))(?![A-Za-z0-9_=+/-])"
+            )
+        ),
+    ),
+    _ShapeRule(
+        "bitbucket-keyed",
+        "Bitbucket client id or secret beside the word bitbucket",
+        _at("BITBUCKET", "bitbucket"),
+        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
+            _rx(
+                r"(?i:bitbucket)[\w.-]{0,30}?"
+                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
+                r"[A-Za-z0-9=_-]{64}|[A-Za-z0-9]{32}"
+                r"))(?![A-Za-z0-9_=+/-])"
+            )
+        ),
+    ),
+    _ShapeRule(
+        "bittrex-keyed",
+        "Bittrex key or secret beside the word bittrex",
+        tuple(_Anchor(form, b64_run=True) for form in ("BITTREX", "bittrex")),
+        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
+            _rx(
+                r"(?i:bittrex)[\w.-]{0,30}?"
+                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
+                r"[A-Za-z0-9]{32}"
+                r"))(?![A-Za-z0-9_=+/-])"
+            )
+        ),
+    ),
+    _ShapeRule(
+        "meraki-keyed",
+        "Cisco Meraki API key beside the word meraki",
+        tuple(_Anchor(form, b64_run=True) for form in ("MERAKI", "meraki")),
+        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
+            _rx(
+                r"(?i:meraki)[\w.-]{0,30}?"
+                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
+                r"[0-9a-fA-F]{40}"
+                r"))(?![A-Za-z0-9_=+/-])"
+            )
+        ),
+    ),
+    _ShapeRule(
+        "cloudflare-keyed",
+        "Cloudflare API or global key beside the word cloudflare",
+        (
+            _Anchor("CLOUDFLARE", b64_run=True),
+            _Anchor("cloudflare", b64_run=True),
+        ),
+        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
+            _rx(
+                r"(?i:cloudflare)[\w.-]{0,30}?"
+                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
+                r"[A-Za-z0-9_-]{40}|[0-9a-fA-F]{37}"
+                r"))(?![A-Za-z0-9_=+/-])"
+            )
+        ),
+    ),
+    _ShapeRule(
+        "codecov-keyed",
+        "Codecov token beside the word codecov",
+        tuple(_Anchor(form, b64_run=True) for form in ("CODECOV", "codecov")),
+        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
+            _rx(
+                r"(?i:codecov)[\w.-]{0,30}?"
+                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
+                r"[A-Za-z0-9]{32}"
+                r"))(?![A-Za-z0-9_=+/-])"
+            )
+        ),
+    ),
+    _ShapeRule(
+        "cohere-keyed",
+        "Cohere API key beside the word cohere",
+        tuple(_Anchor(form, b64_run=True) for form in ("COHERE", "cohere")),
+        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
+            _rx(
+                r"(?i:cohere)[\w.-]{0,30}?"
+                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
+                r"[A-Za-z0-9]{40}"
+                r"))(?![A-Za-z0-9_=+/-])"
+            )
+        ),
+    ),
+    _ShapeRule(
+        "coinbase-keyed",
+        "Coinbase token beside the word coinbase",
+        _at("COINBASE", "coinbase"),
+        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
+            _rx(
+                r"(?i:coinbase)[\w.-]{0,30}?"
+                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
+                r"[A-Za-z0-9_-]{64}"
+                r"))(?![A-Za-z0-9_=+/-])"
+            )
+        ),
+    ),
+    _ShapeRule(
+        "confluent-keyed",
+        "Confluent key or secret beside the word confluent",
+        (
+            _Anchor("CONFLUENT", b64_run=True),
+            _Anchor("confluent", b64_run=True),
+        ),
+        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
+            _rx(
+                r"(?i:confluent)[\w.-]{0,30}?"
+                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
+                r"[A-Za-z0-9]{64}|[A-Za-z0-9]{16}"
+                r"))(?![A-Za-z0-9_=+/-])"
+            )
+        ),
+    ),
+    _ShapeRule(
+        "contentful-keyed",
+        "Contentful delivery token beside the word contentful",
+        (
+            _Anchor("CONTENTFUL", b64_run=True),
+            _Anchor("contentful", b64_run=True),
+        ),
+        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
+            _rx(
+                r"(?i:contentful)[\w.-]{0,30}?"
+                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
+                r"[A-Za-z0-9=_-]{43}"
+                r"))(?![A-Za-z0-9_=+/-])"
+            )
+        ),
+    ),
+    _ShapeRule(
+        "datadog-keyed",
+        "Datadog API or application key beside the word datadog",
+        tuple(_Anchor(form, b64_run=True) for form in ("DATADOG", "datadog")),
+        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
+            _rx(
+                r"(?i:datadog)[\w.-]{0,30}?"
+                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
+                r"[A-Za-z0-9]{40}|[0-9a-fA-F]{32}"
+                r"))(?![A-Za-z0-9_=+/-])"
+            )
+        ),
+    ),
+    _ShapeRule(
+        "discord-keyed",
+        "Discord key or client secret beside the word discord",
+        (
+            _Anchor("DISCORD", b64_run=True),
+            _Anchor("discord", b64_run=True),
+        ),
+        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
+            _rx(
+                r"(?i:discord)[\w.-]{0,30}?"
+                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
+                r"[0-9a-fA-F]{64}|[A-Za-z0-9=_-]{32}"
+                r"))(?![A-Za-z0-9_=+/-])"
+            )
+        ),
+    ),
+    _ShapeRule(
+        "droneci-keyed",
+        "Drone CI token beside the word droneci",
+        tuple(_Anchor(form, b64_run=True) for form in ("DRONECI", "droneci")),
+        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
+            _rx(
+                r"(?i:droneci)[\w.-]{0,30}?"
+                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
+                r"[A-Za-z0-9]{32}"
+                r"))(?![A-Za-z0-9_=+/-])"
+            )
+        ),
+    ),
+    _ShapeRule(
+        "dropbox-keyed",
+        "Dropbox token beside the word dropbox",
+        _at("DROPBOX", "dropbox"),
+        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
+            _rx(
+                r"(?i:dropbox)[\w.-]{0,30}?"
+                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
+                r"sl\.[A-Za-z0-9=_-]{130,}"
+                r"|[A-Za-z0-9]{11}AAAAAAAAAA[A-Za-z0-9=_-]{43}|[A-Za-z0-9]{15}"
+                r"))(?![A-Za-z0-9_=+/-])"
+            )
+        ),
+    ),
+    _ShapeRule(
+        "etsy-keyed",
+        "Etsy token beside the word etsy",
+        (
+            _Anchor("ETSY", b64_run=True),
+            _Anchor("etsy", b64_run=True),
+        ),
+        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
+            _rx(
+                r"(?i:etsy)[\w.-]{0,30}?"
+                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
+                r"[A-Za-z0-9]{24}"
+                r"))(?![A-Za-z0-9_=+/-])"
+            )
+        ),
+    ),
+    _ShapeRule(
+        "facebook-keyed",
+        "Facebook app secret or access token beside the word facebook",
+        _at("FACEBOOK", "facebook"),
+        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
+            _rx(
+                r"(?i:facebook)[\w.-]{0,30}?"
+                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
+                r"[0-9a-fA-F]{32}|[0-9]{15,16}[|%][A-Za-z0-9_-]{27,40}"
+                r"))(?![A-Za-z0-9_=+/-])"
+            )
+        ),
+    ),
+    _ShapeRule(
+        "fastly-keyed",
+        "Fastly API token beside the word fastly",
+        (
+            _Anchor("FASTLY", b64_run=True),
+            _Anchor("fastly", b64_run=True),
+        ),
+        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
+            _rx(
+                r"(?i:fastly)[\w.-]{0,30}?"
+                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
+                r"[A-Za-z0-9=_-]{32}"
+                r"))(?![A-Za-z0-9_=+/-])"
+            )
+        ),
+    ),
+    _ShapeRule(
+        "finicity-keyed",
+        "Finicity key or secret beside the word finicity",
+        (
+            _Anchor("FINICITY", b64_run=True),
+            _Anchor("finicity", b64_run=True),
+        ),
+        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
+            _rx(
+                r"(?i:finicity)[\w.-]{0,30}?"
+                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
+                r"[0-9a-fA-F]{32}|[A-Za-z0-9]{20}"
+                r"))(?![A-Za-z0-9_=+/-])"
+            )
+        ),
+    ),
+    _ShapeRule(
+        "finnhub-keyed",
+        "Finnhub token beside the word finnhub",
+        (
+            _Anchor("FINNHUB", b64_run=True),
+            _Anchor("finnhub"),
+        ),
+        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
+            _rx(
+                r"(?i:finnhub)[\w.-]{0,30}?"
+                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
+                r"[A-Za-z0-9]{20}"
+                r"))(?![A-Za-z0-9_=+/-])"
+            )
+        ),
+    ),
+    _ShapeRule(
+        "flickr-keyed",
+        "Flickr token beside the word flickr",
+        tuple(_Anchor(form, b64_run=True) for form in ("FLICKR", "flickr")),
+        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
+            _rx(
+                r"(?i:flickr)[\w.-]{0,30}?"
+                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
+                r"[A-Za-z0-9]{32}"
+                r"))(?![A-Za-z0-9_=+/-])"
+            )
+        ),
+    ),
+    _ShapeRule(
+        "freshbooks-keyed",
+        "FreshBooks token beside the word freshbooks",
+        tuple(_Anchor(form, b64_run=True) for form in ("FRESHBOOKS", "freshbooks")),
+        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
+            _rx(
+                r"(?i:freshbooks)[\w.-]{0,30}?"
+                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
+                r"[A-Za-z0-9]{64}"
+                r"))(?![A-Za-z0-9_=+/-])"
+            )
+        ),
+    ),
+    _ShapeRule(
+        "gitter-keyed",
+        "Gitter token beside the word gitter",
+        (
+            _Anchor("GITTER"),
+            _Anchor("gitter", b64_run=True),
+        ),
+        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
+            _rx(
+                r"(?i:gitter)[\w.-]{0,30}?"
+                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
+                r"[A-Za-z0-9_-]{40}"
+                r"))(?![A-Za-z0-9_=+/-])"
+            )
+        ),
+    ),
+    _ShapeRule(
+        "gocardless-keyed",
+        "GoCardless live token beside the word gocardless",
+        (
+            _Anchor("GOCARDLESS"),
+            _Anchor("gocardless", b64_run=True),
+        ),
+        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
+            _rx(
+                r"(?i:gocardless)[\w.-]{0,30}?"
+                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
+                r"live_[A-Za-z0-9=_-]{40}"
+                r"))(?![A-Za-z0-9_=+/-])"
+            )
+        ),
+    ),
+    _ShapeRule(
+        "heroku-keyed",
+        "Heroku API key (a UUID) beside the word heroku",
+        _at("HEROKU", "heroku"),
+        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
+            _rx(
+                r"(?i:heroku)[\w.-]{0,30}?"
+                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
+                r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+                r"))(?![A-Za-z0-9_=+/-])"
+            )
+        ),
+    ),
+    _ShapeRule(
+        "hubspot-keyed",
+        "HubSpot API key (a UUID) beside the word hubspot",
+        (
+            _Anchor("HUBSPOT", b64_run=True),
+            _Anchor("hubspot"),
+        ),
+        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
+            _rx(
+                r"(?i:hubspot)[\w.-]{0,30}?"
+                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
+                r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+                r"))(?![A-Za-z0-9_=+/-])"
+            )
+        ),
+    ),
+    _ShapeRule(
+        "intercom-keyed",
+        "Intercom token beside the word intercom",
+        (
+            _Anchor("INTERCOM", b64_run=True),
+            _Anchor("intercom", b64_run=True),
+        ),
+        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
+            _rx(
+                r"(?i:intercom)[\w.-]{0,30}?"
+                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
+                r"[A-Za-z0-9=_-]{60}"
+                r"))(?![A-Za-z0-9_=+/-])"
+            )
+        ),
+    ),
+    _ShapeRule(
+        "jfrog-keyed",
+        "JFrog API key or identity token beside the vendor's word",
+        tuple(
+            _Anchor(form, b64_run=True) for form in ("ARTIFACTORY", "JFROG", "artifactory", "jfrog")
+        ),
+        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
+            _rx(
+                r"(?i:jfrog|artifactory)[\w.-]{0,30}?"
+                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
+                r"[A-Za-z0-9]{73}|[A-Za-z0-9]{64}"
+                r"))(?![A-Za-z0-9_=+/-])"
+            )
+        ),
+    ),
+    _ShapeRule(
+        "kraken-keyed",
+        "Kraken key beside the word kraken",
+        _at("KRAKEN", "kraken"),
+        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
+            _rx(
+                r"(?i:kraken)[\w.-]{0,30}?"
+                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
+                r"[A-Za-z0-9/=_+-]{80,90}"
+                r"))(?![A-Za-z0-9_=+/-])"
+            )
+        ),
+    ),
+    _ShapeRule(
+        "kucoin-keyed",
+        "KuCoin key or secret beside the word kucoin",
+        _at("KUCOIN", "kucoin"),
+        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
+            _rx(
+                r"(?i:kucoin)[\w.-]{0,30}?"
+                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
+                r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+                r"|[0-9a-fA-F]{24}"
+                r"))(?![A-Za-z0-9_=+/-])"
+            )
+        ),
+    ),
+    _ShapeRule(
+        "launchdarkly-keyed",
+        "LaunchDarkly token beside the word launchdarkly",
+        (
+            _Anchor("LAUNCHDARKLY", b64_run=True),
+            _Anchor("launchdarkly"),
+        ),
+        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
+            _rx(
+                r"(?i:launchdarkly)[\w.-]{0,30}?"
+                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
+                r"[A-Za-z0-9=_-]{40}"
+                r"))(?![A-Za-z0-9_=+/-])"
+            )
+        ),
+    ),
+    _ShapeRule(
+        "linear-keyed",
+        "Linear client secret beside the word linear",
+        tuple(_Anchor(form, b64_run=True) for form in ("LINEAR", "linear")),
+        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
+            _rx(
+                r"(?i:linear)[\w.-]{0,30}?"
+                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
+                r"[0-9a-fA-F]{32}"
+                r"))(?![A-Za-z0-9_=+/-])"
+            )
+        ),
+    ),
+    _ShapeRule(
+        "linkedin-keyed",
+        "LinkedIn client id or secret beside the word linkedin",
+        _at("LINKEDIN", "linkedin"),
+        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
+            _rx(
+                r"(?i:linkedin)[\w.-]{0,30}?"
+                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
+                r"[A-Za-z0-9]{16}|[A-Za-z0-9]{14}"
+                r"))(?![A-Za-z0-9_=+/-])"
+            )
+        ),
+    ),
+    _ShapeRule(
+        "mailchimp-keyed",
+        "Mailchimp API key (<32 hex>-us<n>) beside the word mailchimp",
+        tuple(_Anchor(form, b64_run=True) for form in ("MAILCHIMP", "mailchimp")),
+        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
+            _rx(
+                r"(?i:mailchimp)[\w.-]{0,30}?"
+                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
+                r"[0-9a-f]{32}-us[0-9]{1,2}"
+                r"))(?![A-Za-z0-9_=+/-])"
+            )
+        ),
+    ),
+    _ShapeRule(
+        "mailgun-keyed",
+        "Mailgun public or webhook signing key beside the word mailgun",
+        tuple(_Anchor(form, b64_run=True) for form in ("MAILGUN", "mailgun")),
+        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
+            _rx(
+                r"(?i:mailgun)[\w.-]{0,30}?"
+                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
+                r"pubkey-[0-9a-f]{32}|[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8}"
+                r"))(?![A-Za-z0-9_=+/-])"
+            )
+        ),
+    ),
+    _ShapeRule(
+        "mapbox-keyed",
+        "Mapbox token beside the word mapbox",
+        tuple(_Anchor(form, b64_run=True) for form in ("MAPBOX", "mapbox")),
+        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
+            _rx(
+                r"(?i:mapbox)[\w.-]{0,30}?"
+                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
+                r"[pst]k\.[A-Za-z0-9]{60}\.[A-Za-z0-9]{22}"
+                r"))(?![A-Za-z0-9_=+/-])"
+            )
+        ),
+    ),
+    _ShapeRule(
+        "mattermost-keyed",
+        "Mattermost token beside the word mattermost",
+        (
+            _Anchor("MATTERMOST", b64_run=True),
+            _Anchor("mattermost", b64_run=True),
+        ),
+        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
+            _rx(
+                r"(?i:mattermost)[\w.-]{0,30}?"
+                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
+                r"[A-Za-z0-9]{26}"
+                r"))(?![A-Za-z0-9_=+/-])"
+            )
+        ),
+    ),
+    _ShapeRule(
+        "messagebird-keyed",
+        "MessageBird key beside the word messagebird",
+        _at("MESSAGEBIRD", "messagebird"),
+        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
+            _rx(
+                r"(?i:messagebird)[\w.-]{0,30}?"
+                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
+                r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+                r"|[A-Za-z0-9]{25}"
+                r"))(?![A-Za-z0-9_=+/-])"
+            )
+        ),
+    ),
+    _ShapeRule(
+        "netlify-keyed",
+        "Netlify token beside the word netlify",
+        (
+            _Anchor("NETLIFY", b64_run=True),
+            _Anchor("netlify", b64_run=True),
+        ),
+        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
+            _rx(
+                r"(?i:netlify)[\w.-]{0,30}?"
+                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
+                r"[A-Za-z0-9=_-]{40,46}"
+                r"))(?![A-Za-z0-9_=+/-])"
+            )
+        ),
+    ),
+    _ShapeRule(
+        "newrelic-keyed",
+        "New Relic key beside the word newrelic",
+        (
+            _Anchor("NEWRELIC", b64_run=True),
+            _Anchor("NEW_RELIC", b64_run=True),
+            _Anchor("new_relic"),
+            _Anchor("newrelic"),
+        ),
+        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
+            _rx(
+                r"(?i:newrelic|new_relic)[\w.-]{0,30}?"
+                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
+                r"NR(?:AK|II|JS)-[A-Za-z0-9_-]{19,32}|[A-Za-z0-9]{64}"
+                r"))(?![A-Za-z0-9_=+/-])"
+            )
+        ),
+    ),
+    _ShapeRule(
+        "nytimes-keyed",
+        "New York Times API key beside the word nytimes",
+        (
+            _Anchor("NYTIMES", b64_run=True),
+            _Anchor("nytimes", b64_run=True),
+        ),
+        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
+            _rx(
+                r"(?i:nytimes)[\w.-]{0,30}?"
+                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
+                r"[A-Za-z0-9=_-]{32}"
+                r"))(?![A-Za-z0-9_=+/-])"
+            )
+        ),
+    ),
+    _ShapeRule(
+        "okta-keyed",
+        "Okta API token (00...) beside the word okta",
+        _at("OKTA", "okta"),
+        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
+            _rx(
+                r"(?i:okta)[\w.-]{0,30}?"
+                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
+                r"00(?=[A-Za-z=_-]{0,39}[0-9])[A-Za-z0-9=_-]{40}"
+                r"))(?![A-Za-z0-9_=+/-])"
+            )
+        ),
+    ),
+    _ShapeRule(
+        "plaid-keyed",
+        "Plaid client id or secret beside the word plaid",
+        (
+            _Anchor("PLAID", b64_run=True),
+            _Anchor("plaid", b64_run=True),
+        ),
+        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
+            _rx(
+                r"(?i:plaid)[\w.-]{0,30}?"
+                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
+                r"[A-Za-z0-9]{30}|[A-Za-z0-9]{24}"
+                r"))(?![A-Za-z0-9_=+/-])"
+            )
+        ),
+    ),
+    _ShapeRule(
+        "privateai-keyed",
+        "Private AI key beside the word privateai",
+        tuple(
+            _Anchor(form, b64_run=True)
+            for form in ("PRIVATEAI", "PRIVATE_AI", "private_ai", "privateai")
+        ),
+        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
+            _rx(
+                r"(?i:privateai|private_ai)[\w.-]{0,30}?"
+                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
+                r"[A-Za-z0-9]{32}"
+                r"))(?![A-Za-z0-9_=+/-])"
+            )
+        ),
+    ),
+    _ShapeRule(
+        "rapidapi-keyed",
+        "RapidAPI key beside the word rapidapi",
+        (
+            _Anchor("RAPIDAPI", b64_run=True),
+            _Anchor("rapidapi", b64_run=True),
+        ),
+        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
+            _rx(
+                r"(?i:rapidapi)[\w.-]{0,30}?"
+                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
+                r"[A-Za-z0-9_-]{50}"
+                r"))(?![A-Za-z0-9_=+/-])"
+            )
+        ),
+    ),
+    _ShapeRule(
+        "sendbird-keyed",
+        "Sendbird id or token beside the word sendbird",
+        _at("SENDBIRD", "sendbird"),
+        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
+            _rx(
+                r"(?i:sendbird)[\w.-]{0,30}?"
+                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
+                r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+                r"|[0-9a-fA-F]{40}"
+                r"))(?![A-Za-z0-9_=+/-])"
+            )
+        ),
+    ),
+    _ShapeRule(
+        "sentry-keyed",
+        "Sentry token beside the word sentry",
+        tuple(_Anchor(form, b64_run=True) for form in ("SENTRY", "sentry")),
+        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
+            _rx(
+                r"(?i:sentry)[\w.-]{0,30}?"
+                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
+                r"[0-9a-fA-F]{64}"
+                r"))(?![A-Za-z0-9_=+/-])"
+            )
+        ),
+    ),
+    _ShapeRule(
+        "sidekiq-keyed",
+        "Sidekiq Enterprise credentials beside their bundler variable",
+        (
+            _Anchor("BUNDLE_ENTERPRISE__CONTRIBSYS__COM", b64_run=True),
+            _Anchor("BUNDLE_GEMS__CONTRIBSYS__COM", b64_run=True),
+            _Anchor("bundle_enterprise__contribsys__com", b64_run=True),
+            _Anchor("bundle_gems__contribsys__com", b64_run=True),
+        ),
+        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
+            _rx(
+                r"(?i:bundle_enterprise__contribsys__com|bundle_gems__contribsys__com)[\w.-]{0,30}?"
+                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
+                r"[0-9a-fA-F]{8}:[0-9a-fA-F]{8}"
+                r"))(?![A-Za-z0-9_=+/-])"
+            )
+        ),
+    ),
+    _ShapeRule(
+        "snyk-keyed",
+        "Snyk token (a UUID) beside the word snyk",
+        (
+            _Anchor("SNYK", b64_run=True),
+            _Anchor("snyk"),
+        ),
+        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
+            _rx(
+                r"(?i:snyk)[\w.-]{0,30}?"
+                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
+                r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+                r"))(?![A-Za-z0-9_=+/-])"
+            )
+        ),
+    ),
+    _ShapeRule(
+        "sonar-keyed",
+        "Sonar token beside the word sonar",
+        (
+            _Anchor("SONAR", b64_run=True),
+            _Anchor("sonar", b64_run=True),
+        ),
+        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
+            _rx(
+                r"(?i:sonar)[\w.-]{0,30}?"
+                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
+                r"[A-Za-z0-9=_-]{40}"
+                r"))(?![A-Za-z0-9_=+/-])"
+            )
+        ),
+    ),
+    _ShapeRule(
+        "squarespace-keyed",
+        "Squarespace key (a UUID) beside the word squarespace",
+        (
+            _Anchor("SQUARESPACE", b64_run=True),
+            _Anchor("squarespace"),
+        ),
+        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
+            _rx(
+                r"(?i:squarespace)[\w.-]{0,30}?"
+                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
+                r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+                r"))(?![A-Za-z0-9_=+/-])"
+            )
+        ),
+    ),
+    _ShapeRule(
+        "sumologic-keyed",
+        "Sumo Logic access id or key beside the word sumo",
+        (
+            _Anchor("SUMO", b64_run=True),
+            _Anchor("sumo", b64_run=True),
+        ),
+        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
+            _rx(
+                r"(?i:sumo)[\w.-]{0,30}?"
+                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
+                r"[A-Za-z0-9]{64}|su[A-Za-z0-9]{12}"
+                r"))(?![A-Za-z0-9_=+/-])"
+            )
+        ),
+    ),
+    _ShapeRule(
+        "travis-keyed",
+        "Travis CI token beside the word travis",
+        (
+            _Anchor("TRAVIS", b64_run=True),
+            _Anchor("travis"),
+        ),
+        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
+            _rx(
+                r"(?i:travis)[\w.-]{0,30}?"
+                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
+                r"[A-Za-z0-9]{22}"
+                r"))(?![A-Za-z0-9_=+/-])"
+            )
+        ),
+    ),
+    _ShapeRule(
+        "twitch-keyed",
+        "Twitch token beside the word twitch",
+        (
+            _Anchor("TWITCH", b64_run=True),
+            _Anchor("twitch"),
+        ),
+        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
+            _rx(
+                r"(?i:twitch)[\w.-]{0,30}?"
+                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
+                r"[A-Za-z0-9]{30}"
+                r"))(?![A-Za-z0-9_=+/-])"
+            )
+        ),
+    ),
+    _ShapeRule(
+        "twitter-keyed",
+        "Twitter (X) key, secret or token beside the word twitter",
+        (
+            _Anchor("TWITTER", b64_run=True),
+            _Anchor("twitter"),
+        ),
+        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
+            _rx(
+                r"(?i:twitter)[\w.-]{0,30}?"
+                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
+                r"A{20,24}[A-Za-z0-9%]{80,110}|[0-9]{15,25}-[A-Za-z0-9]{20,40}"
+                r"|[A-Za-z0-9]{50}|[A-Za-z0-9]{45}|[A-Za-z0-9]{25}"
+                r"))(?![A-Za-z0-9_=+/-])"
+            )
+        ),
+    ),
+    _ShapeRule(
+        "vault-keyed",
+        "Legacy HashiCorp Vault token (s.<24>) beside the word vault",
+        (
+            _Anchor("VAULT", b64_run=True),
+            _Anchor("vault"),
+        ),
+        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
+            _rx(
+                r"(?i:vault)[\w.-]{0,30}?"
+                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
+                r"s\.[A-Za-z0-9]{24}"
+                r"))(?![A-Za-z0-9_=+/-])"
+            )
+        ),
+    ),
+    _ShapeRule(
+        "yandex-keyed",
+        "Yandex OAuth token, API key or access key beside the word yandex",
+        (
+            _Anchor("YANDEX", b64_run=True),
+            _Anchor("yandex"),
+        ),
+        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
+            _rx(
+                r"(?i:yandex)[\w.-]{0,30}?"
+                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
+                r"t1\.[A-Za-z0-9_-]+={0,2}\.[A-Za-z0-9_-]{86}={0,2}"
+                r"|AQVN[A-Za-z0-9_-]{35,38}|YC[A-Za-z0-9_-]{38}"
+                r"))(?![A-Za-z0-9_=+/-])"
+            )
+        ),
+    ),
+    _ShapeRule(
+        "zendesk-keyed",
+        "Zendesk token beside the word zendesk",
+        tuple(_Anchor(form, b64_run=True) for form in ("ZENDESK", "zendesk")),
+        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
+            _rx(
+                r"(?i:zendesk)[\w.-]{0,30}?"
+                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
+                r"[A-Za-z0-9]{40}"
+                r"))(?![A-Za-z0-9_=+/-])"
+            )
+        ),
+    ),
     # --- vendor token rules: end ---
 )
 
