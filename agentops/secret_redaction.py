@@ -963,22 +963,30 @@ def _find_long_b64_storage(text: str) -> _Spans:
 # looks like code (`password = hunter`) or like a placeholder (`password = "test"`) passes;
 # keys that do not end in a credential noun (`DB_PASS_2X`, `mysecretvalue`) pass.
 
-_KEYED_HEADS = ("pass", "pw", "secret", "token", "cred", "auth", "key")
 # The credential noun at a head occurrence (lower-cased text), an optional suffix, the key's
 # end, an optional closing quote or bracket, and the assignment.
-_KEYED_AT = _rx(
-    r"""(?x)
-    (?P<noun>
-        pass(?:word|wd|phrase)? | pwd | pw | secret | token | credentials? | creds
-      | authorization | auth | key
-    )
+_KEYED_TAIL = r"""
     (?:[_-]?(?:[0-9]+|base|value))?       # DB_PASSWORD2, SECRET_KEY_BASE, token_value
     (?![a-z0-9]|[_.-][a-z0-9])            # the noun ends the key
     (?P<close>["'`]?\]?)                  # "password": / ['password'] =
     [ \t]*
     (?P<sep>:=|=>|=(?![=>~])|:(?![:=/\\])|,|>|\((?=["'])|(?=[ \t]))
-    """
+"""
+# One expression per first syllable, each starting with its literal, so the regex engine
+# scans for the literal in C and yields only nouns that end a key and are assigned.
+_KEYED_NOUNS: tuple[re.Pattern[str], ...] = tuple(
+    _rx("(?x)(?P<noun>" + nouns + ")" + _KEYED_TAIL)
+    for nouns in (
+        r"pass(?:word|wd|phrase)?",
+        r"pwd|pw",
+        r"secret",
+        r"token",
+        r"credentials?|creds",
+        r"authorization|auth",
+        r"key",
+    )
 )
+
 # Words that qualify `key` as a credential (`api_key`, `SecretKey`, `X-Api-Key`).
 _KEY_QUALIFIERS = frozenset(
     (
@@ -1159,13 +1167,11 @@ def _find_keyed(text: str) -> _Spans:
     if lowered is None:
         lowered = "".join(ch.lower() if len(ch.lower()) == 1 else ch for ch in text)
     spans: list[tuple[int, int]] = []
-    for head_word in _KEYED_HEADS:
-        i = lowered.find(head_word)
-        while i != -1:
-            span = _keyed_value_at(text, lowered, i)
+    for nouns in _KEYED_NOUNS:
+        for m in nouns.finditer(lowered):
+            span = _keyed_value_at(text, lowered, m)
             if span is not None:
                 spans.append(span)
-            i = lowered.find(head_word, i + 1)
     spans.extend(_find_keyed_special(text, lowered))
     return _disjoint(spans)
 
@@ -1179,10 +1185,8 @@ def _disjoint(spans: list[tuple[int, int]]) -> _Spans:
     return out
 
 
-def _keyed_value_at(text: str, lowered: str, head: int) -> tuple[int, int] | None:
-    m = _KEYED_AT.match(lowered, head)
-    if m is None:
-        return None
+def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int] | None:
+    head = m.start()
     noun = m.group("noun")
     if not _noun_at_boundary(text, lowered, head, noun):
         return None
@@ -1303,7 +1307,7 @@ def _spaced_assignment(text: str, lowered: str, key_start: int, head_start: int,
     )
 
 
-_CURL_USER = _rx(r"(?:(?<=\s)|^)(?:-u|--user)(?:[ \t]+|=)?([\"']?)[^\s:\"'`]*:([^\s\"'`)]+)\1")
+_CURL_USER = _rx(r"(?:-u|--user)(?:[ \t]+|=)?([\"']?)[^\s:\"'`]*:([^\s\"'`),;]+)\1")
 _MYSQL_P = _rx(r"(?<=\s)-p(?:[ \t]*([\"'])([^\s\"']+)\1|([^\s\"'-][^\s\"']*))")
 _PGPASS = re.compile(r"^[^\s:#]+:(?:[0-9]+|\*):[^\s:]+:[^\s:]+:(\S+)$", re.ASCII | re.MULTILINE)
 _PGPASS_GATE = _rx(r":(?:[0-9]{2,5}|\*):")
@@ -1312,10 +1316,22 @@ _PGPASS_GATE = _rx(r":(?:[0-9]{2,5}|\*):")
 def _find_keyed_special(text: str, lowered: str) -> _Spans:
     """Syntaxes whose secret has no key in front: curl -u, mysql -p, .pgpass lines."""
     out: _Spans = []
-    if "-u" in text or "--user" in text:
-        for m in _CURL_USER.finditer(text):
-            if not _is_placeholder(m.group(2), "password") and not _REFERENCE.match(m.group(2)):
+    i = text.find("-u")  # curl -u user:password, --user user:password
+    while i != -1:
+        m = _CURL_USER.match(text, i) if i == 0 or text[i - 1] in " \t\n" else None
+        if m is not None:
+            value = m.group(2)
+            if not _is_placeholder(value, "password") and not _REFERENCE.match(value):
                 out.append(m.span(2))
+        i = text.find("-u", i + 1)
+    i = text.find("--user")
+    while i != -1:
+        m = _CURL_USER.match(text, i) if i == 0 or text[i - 1] in " \t\n" else None
+        if m is not None:
+            value = m.group(2)
+            if not _is_placeholder(value, "password") and not _REFERENCE.match(value):
+                out.append(m.span(2))
+        i = text.find("--user", i + 1)
     if "mysql" in lowered or "mariadb" in lowered or "sshpass" in lowered:
         for m in _MYSQL_P.finditer(text):
             group = 2 if m.group(2) is not None else 3
