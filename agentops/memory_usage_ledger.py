@@ -25,7 +25,9 @@ says how many rows it read (`rows_read`) and how many fell inside the window
 (`rows_in_window`), because an empty ledger makes every memory look untouched,
 and that is absence of evidence, not rot.
 
-Choices where the contract is silent (pinned by tests):
+Choices
+-------
+Each choice is pinned by a test.
 
 - Timestamps read by `tally_usage`: a fraction (``.`` or ``,`` plus 1-9 digits) is a
   fraction of a *second*, so it is only accepted after ``:SS``; ``12:00.5`` is
@@ -90,7 +92,7 @@ __all__ = [
 
 DEFAULT_WINDOW = timedelta(days=90)
 
-# The reading grammar of §3, ASCII digits only; a zone only after a time, a
+# The timestamp grammar (docs/reference/memory_usage_ledger.md, section 3), ASCII digits only; a zone only after a time, a
 # fraction only after seconds. Every quantifier is bounded: no backtracking blow-up.
 _TS_RE = re.compile(
     r"([0-9]{4})-([0-9]{2})-([0-9]{2})"
@@ -123,7 +125,7 @@ class Touch(NamedTuple):
     """Use of one name inside the window; `last_touch` is the row's ts, verbatim."""
 
     name: str
-    count: int  # type: ignore[assignment]  # the contract names it `count`
+    count: int  # type: ignore[assignment]  # the documented field name; shadows tuple.count
     last_touch: str
 
 
@@ -181,7 +183,7 @@ def _utc_micros(moment: datetime) -> int:
 
 
 def _ts_micros(text: str) -> int | None:
-    """The instant of a §3 timestamp as integer UTC microseconds, or None if malformed."""
+    """The instant of a ledger timestamp as integer UTC microseconds, or None if malformed."""
     match = _TS_RE.fullmatch(text)
     if match is None:
         return None

@@ -86,7 +86,7 @@ from decimal import Decimal
 from operator import attrgetter
 from typing import Any, NamedTuple
 
-__all__ = ["RRF_K", "FusedItem", "FusedId", "rrf_fuse", "fuse_rankings"]  # noqa: RUF022 - contract order
+__all__ = ["RRF_K", "FusedItem", "FusedId", "rrf_fuse", "fuse_rankings"]  # noqa: RUF022 - the reference's order
 
 RRF_K: int = 60
 
