@@ -1039,7 +1039,7 @@ _REFERENCE = _rx(
 )
 _IDENT = _rx(r"[A-Za-z_][A-Za-z0-9_]*")
 _NAMES_A_KEY = re.compile(
-    r"password|passwd|secret|token|credential|api_?key|(?<![a-z])key(?![a-z])|(?<=[a-z])Key",
+    r"(?i:password|passwd|secret|token|credential|api_?key)|(?<![a-z])key(?![a-z])|(?<=[a-z])Key",
     re.ASCII,
 )
 _BUILT_STRING = _rx(r"[\"'`][ \t]*(?:\+|\.[ \t]|%[ \t(]|\*[ \t]*[0-9])")
@@ -1210,7 +1210,7 @@ def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int
         return None  # YAML needs a space after the colon: `${SECRET_KEY:?err}` assigns nothing
     if noun == "auth" and not text.startswith("_auth", key_start):
         return None  # AUTH=CRAM-MD5 names a mode; Docker "auth" has its own rule; _auth holds one
-    if sep == "," and not (key_quoted and key_start >= 2 and text[key_start - 2] in "([{"):
+    if sep == "," and not (key_quoted and key_start >= 2 and text[key_start - 2] == "("):
         return None  # only a first argument pair: ("KEY", "value")
     if sep == "" and not _spaced_assignment(text, lowered, key_start, head, noun):
         return None
