@@ -37,6 +37,8 @@ def test_iterative_reader_and_writer_agree_with_the_standard_library(value: Any)
     assert _hook_json.dumps(value) == text
     pretty = json.dumps(value, indent=1)
     assert _hook_json._loads_iterative(pretty) == json.loads(pretty)
+    compact = json.dumps(value, separators=(",", ":"))
+    assert _hook_json._loads_iterative(compact) == json.loads(compact)
 
 
 @pytest.mark.parametrize(
@@ -95,9 +97,9 @@ def test_duplicate_keys_last_wins_like_the_standard_library() -> None:
 
 
 def test_store_created_private(tmp_path: Path) -> None:
-    store = tmp_path / "store"
+    store = tmp_path / "missing" / "store"
     path = _session_state.session_path(str(store), "s")
-    for folder in (store, store / "sessions"):
+    for folder in (store.parent, store, store / "sessions"):
         assert stat.S_IMODE(folder.stat().st_mode) == 0o700
     assert os.path.dirname(path) == str(store / "sessions")
     assert _session_state.read(path) is None
@@ -175,3 +177,20 @@ def test_default_store_is_under_home(monkeypatch: pytest.MonkeyPatch, tmp_path: 
     monkeypatch.setenv("HOME", str(tmp_path))
     assert _session_state.store_path(None) == str(tmp_path / ".agentops")
     assert _session_state.store_path("~/x") == str(tmp_path / "x")
+
+
+def test_non_ascii_state_round_trips(tmp_path: Path) -> None:
+    path = _session_state.session_path(str(tmp_path), "sessión \u2603")
+    _session_state.update(path, lambda state: state.update(sources=["mcp__café__q"]))
+    assert _session_state.read(path) == {"sources": ["mcp__café__q"]}
+    assert Path(path).read_bytes().isascii()
+
+
+def test_state_exactly_at_the_cap_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = _session_state.session_path(str(tmp_path), "s")
+    monkeypatch.setattr(_session_state, "MAX_STATE_BYTES", 10)
+    Path(path).write_text('{"a": "12"}')  # 11 bytes
+    with pytest.raises(_session_state.CorruptState):
+        _session_state.read(path)
+    Path(path).write_text('{"a": "1"}')  # 10 bytes
+    assert _session_state.read(path) == {"a": "1"}

@@ -187,3 +187,24 @@ def test_subprocess_print() -> None:
         "PostToolUse",
         "Stop",
     }
+
+
+def test_output_format_is_pinned(capsys: Any, tmp_path: Path) -> None:
+    main(["hooks", "print", "--command", PREFIX])
+    assert (
+        capsys.readouterr().out == json.dumps(hi.settings_block("claude", PREFIX), indent=2) + "\n"
+    )
+    install(capsys, "--project", "--dir", str(tmp_path))
+    text = (tmp_path / ".claude" / "settings.json").read_text(encoding="utf-8")
+    assert text == json.dumps(hi.settings_block("claude", PREFIX), indent=2) + "\n"
+
+
+def test_settings_size_cap(capsys: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(hi, "MAX_SETTINGS_BYTES", 20)
+    path = tmp_path / ".claude" / "settings.json"
+    path.parent.mkdir()
+    path.write_text('{"model": "opusxxx"}')  # exactly 20 bytes: read
+    assert install(capsys, "--project", "--dir", str(tmp_path))[0] == 0
+    path.write_text('{"model": "opusxxxx"}')  # 21 bytes: refused
+    code, _out, err = install(capsys, "--project", "--dir", str(tmp_path))
+    assert code == 2 and "larger than" in err

@@ -537,3 +537,20 @@ def test_any_response_gives_one_valid_answer(response: Any, tool: str) -> None:
             assert json.dumps(inner[field]) == json.dumps(redact_json_like(response))
     assert (tool == "Bash") == ("additionalContext" not in inner)
     json.loads(_hook_json.dumps(reply))
+
+
+def test_recorded_sources_are_bounded(
+    monkeypatch: pytest.MonkeyPatch, capsys: Any, tmp_path: Path
+) -> None:
+    from agentops.cli import _session_state
+
+    store = str(tmp_path / "store")
+    path = _session_state.session_path(store, "abc123")
+    names = [f"mcp__s{index}__q" for index in range(ptu.MAX_RECORDED_SOURCES - 1)]
+    _session_state.update(path, lambda state: state.update(sources=list(names)))
+    call(monkeypatch, capsys, payload("WebFetch"), "--store", store)
+    state = _session_state.read(path)
+    assert state is not None and state["sources"] == [*names, "WebFetch"]
+    call(monkeypatch, capsys, payload("WebSearch"), "--store", store)
+    state = _session_state.read(path)
+    assert state is not None and state["sources"] == [*names, "WebSearch"]
