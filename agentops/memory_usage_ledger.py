@@ -92,8 +92,9 @@ __all__ = [
 
 DEFAULT_WINDOW = timedelta(days=90)
 
-# The timestamp grammar (docs/reference/memory_usage_ledger.md, section 3), ASCII digits only; a zone only after a time, a
-# fraction only after seconds. Every quantifier is bounded: no backtracking blow-up.
+# The timestamp grammar (docs/reference/memory_usage_ledger.md, section 3), ASCII
+# digits only; a zone only after a time, a fraction only after seconds. Every
+# quantifier is bounded: no backtracking blow-up.
 _TS_RE = re.compile(
     r"([0-9]{4})-([0-9]{2})-([0-9]{2})"
     r"(?:[Tt ]([0-9]{2}):([0-9]{2})(?::([0-9]{2})(?:[.,]([0-9]{1,9}))?)?"
