@@ -156,3 +156,40 @@ def test_end_to_end_stdin_bytes() -> None:
 def test_end_to_end_argument() -> None:
     done = run_cli("command", "normalize", "--", "$'\\055\\055body'")
     assert (done.returncode, done.stdout) == (0, "--body\n")
+
+
+def test_views_lists_what_deny_rules_see(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = _run(["command", "views", "--", 'c=rm; ${c} -rf \\/ | s$""h'], capsys)
+    assert (code, err) == (0, "")
+    assert out.splitlines() == [
+        'c=rm; ${c} -rf \\/ | s$""h',
+        "c=rm; ${c} -rf \\/ | s$h",
+        "rm -rf /",
+        "sh",
+        "rm -rf / | sh",
+    ]
+
+
+def test_views_shows_line_breaks_and_the_problem(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run(["command", "views", "--", "a\nb 'open"], capsys)
+    assert code == 0
+    assert out.splitlines() == [
+        "a\\nb 'open",
+        "a\\nb open",
+        "a",
+        "problem: a `'` without its closing quote",
+    ]
+
+
+def test_views_json_and_stdin(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _stdin(monkeypatch, b"git commit -m 'a b'\n")
+    code, out, _ = _run(["command", "views", "--json"], capsys)
+    assert code == 0
+    assert json.loads(out) == {
+        "command": "git commit -m 'a b'",
+        "views": ["git commit -m 'a b'", "git commit -m a b", "git commit -m a\u2420b"],
+        "commands": [["git", "commit", "-m", "a b"]],
+        "problem": "",
+    }

@@ -1,4 +1,4 @@
-"""`agentops command normalize [CMD]`: print the scannable form of a command.
+"""`agentops command normalize|views [CMD]`: what a deny rule sees of a command.
 
 A tool for writing and debugging policy rules: it shows the text a deny rule
 sees on the normalized leg of `matches_raw_or_scannable` (the raw leg is the
@@ -13,6 +13,13 @@ lone surrogates are shown as backslash escapes (`\\x1b`, `\\ud800`); `--json`
 prints `{"command": ..., "scannable": ...}` with the exact strings. Exit 0 when
 printed (an empty command prints an empty line), 2 on usage or internal error.
 This is a transform, not a scan, so `AGENTOPS_DISABLED` does not switch it off.
+
+`command views [CMD]` prints every text the PreToolUse gate matches deny rules
+against (`scannable_command.command_views`): the raw text and its scannable form,
+then one line per simple command (canonical argv joined by spaces, a blank inside
+one argument shown as U+2420) and per pipeline, escaped the same way; and, when
+the text cannot be taken apart, a last line `problem: ...`. `--json` prints
+`{"command", "views", "commands": [argv, ...], "problem"}`. Exit 0.
 """
 
 from __future__ import annotations
@@ -50,19 +57,57 @@ def register(commands: _common.Subcommands, hooks: _common.Subcommands) -> None:
         help='print {"command": ..., "scannable": ...} with exact strings',
     )
     normalize.set_defaults(run=run_normalize)
+    views = tools.add_parser(
+        "views",
+        help="print every view deny rules are matched against (stdin when CMD is absent)",
+        description="Print the raw text, its scannable form and one line per simple command "
+        "and pipeline as the gate's lexer sees them. Exit codes: 0 printed, 2 usage or error.",
+    )
+    views.add_argument(
+        "cmd", nargs="?", metavar="CMD", help="the command text (default: read stdin)"
+    )
+    views.add_argument(
+        "--json",
+        action="store_true",
+        help='print {"command", "views", "commands", "problem"} with exact strings',
+    )
+    views.set_defaults(run=run_views)
+
+
+def _command_text(args: argparse.Namespace) -> str:
+    """CMD, or stdin with one trailing line break dropped."""
+    if args.cmd is not None:
+        return str(args.cmd)
+    text = _common.read_stdin_text()
+    if text.endswith("\r\n"):
+        return text[:-2]
+    if text.endswith("\n"):
+        return text[:-1]
+    return text
+
+
+def run_views(args: argparse.Namespace) -> int:
+    from agentops.scannable_command import command_views, parse_command
+
+    text = _command_text(args)
+    views = command_views(text)
+    parsed = parse_command(text)
+    if args.json:
+        commands = [list(command.argv) for command in parsed.commands]
+        document = {"command": text, "views": views, "commands": commands}
+        _common.print_json({**document, "problem": parsed.problem})
+        return _common.EXIT_OK
+    lines = [*views, *([f"problem: {parsed.problem}"] if parsed.problem else [])]
+    shown = "".join(_UNSHOWABLE.sub(_escape, line).replace("\n", "\\n") + "\n" for line in lines)
+    sys.stdout.buffer.write(shown.encode("utf-8"))
+    sys.stdout.flush()
+    return _common.EXIT_OK
 
 
 def run_normalize(args: argparse.Namespace) -> int:
     from agentops.scannable_command import scannable_command
 
-    if args.cmd is None:
-        text = _common.read_stdin_text()
-        if text.endswith("\r\n"):
-            text = text[:-2]
-        elif text.endswith("\n"):
-            text = text[:-1]
-    else:
-        text = args.cmd
+    text = _command_text(args)
     scannable = scannable_command(text)
     if args.json:
         _common.print_json({"command": text, "scannable": scannable})
