@@ -561,3 +561,12 @@ def test_brace_expansion_bound_is_inclusive() -> None:
     assert argv_lists("echo " + at_bound) == [["echo", "a" + "x" * 1019, "b" + "x" * 1019]]
     past = "{a,b}" + "x" * 1020
     assert argv_lists("echo " + past) == [["echo", past]]
+
+
+def test_pipes_without_blanks_and_globs_from_expansions() -> None:
+    assert argv_lists("a|b|&c") == [["a"], ["b"], ["c"]]
+    star = parse_command("cat *x").commands[0].blind[0].values
+    assert star is not None and star.fullmatch("ax") and not star.fullmatch(".x")
+    expanded = parse_command("X='a[b]'; cat $X").commands[0]
+    assert [blind.construct for blind in expanded.blind] == ["glob a[b]"]
+    assert parse_command("X='a[]'; cat $X").commands[0].blind == ()
