@@ -443,3 +443,32 @@ def test_file_lines_limits(tmp_path: Path) -> None:
 
 def test_a_record_that_is_one_string_is_a_value_not_a_key() -> None:
     assert list(_transcript.strings("top")) == [_transcript.JsonString("$", "top", False)]
+
+
+def test_plain_text_positions_after_leading_blank_lines(tmp_path: Path, capsys: Any) -> None:
+    note = tmp_path / "n.txt"
+    note.write_text(f"\n\nx {AWS}", encoding="utf-8")  # no final newline
+    code, out, _ = scan(capsys, "--json", str(note))
+    assert code == 3
+    document = json.loads(out)
+    assert [(f["line"], f["column"]) for f in document["findings"]] == [(3, 3)]
+    assert document["transcript_lines_not_json"] == 0
+    assert document["transcript_lines_not_utf8"] == 0
+
+
+def test_an_unexpected_error_skips_the_file_and_names_it(
+    tmp_path: Path, capsys: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from agentops.cli import _secret_scan
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("boom")
+
+    note = tmp_path / "n.txt"
+    note.write_text(f"{AWS}\n", encoding="utf-8")
+    monkeypatch.setattr(_secret_scan, "scan_text", broken)
+    result = _secret_scan.scan_file(str(note), KEY)
+    assert result.swept is False and result.findings == ()
+    assert result.skipped == (_common.Skipped(str(note), "scan error: RuntimeError"),)
+    code, out, err = scan(capsys, str(note))
+    assert code == 4 and "skipped by kind: scan error 1" in out and AWS not in out + err
