@@ -233,6 +233,7 @@ MAX_NESTING: int = 6  # nested `bash -c` / `eval` / piped scripts; deeper: ask
 _MAX_DEPTH = 64  # nested parentheses, substitutions and quotes inside each other
 _MAX_BRACE_WORDS = 256  # one word's brace expansion; more stays unexpanded
 _MAX_BRACE_CELLS = 1024  # a longer word is not brace-expanded
+_MAX_VARIABLES = 256  # names followed; a later new name stays unknown (blind)
 _MAX_WRAPPERS = 16  # `sudo env nice ...` layers peeled from one command
 _MAX_PROBES = 48  # literals taken from one deny rule to stand in for an unknown word
 
@@ -440,15 +441,21 @@ class _Parser:
         text = self.text
         head: int | None = None
         decoded = False
+        piped = False  # this stage reads a pipe
         while True:
+            saved = dict(self.state.variables)
             stage = self.parse_command(stdin)
             if stage is not None:
                 stages.append(stage)
                 if head is None:
                     head = stage
             self.skip_blanks()
-            if not text.startswith("|", self.pos) or text.startswith("||", self.pos):
+            ends = not text.startswith("|", self.pos) or text.startswith("||", self.pos)
+            if piped or not ends:
+                self.state.variables = saved  # each stage of a pipeline is a subshell
+            if ends:
                 break
+            piped = True
             self.pos += 2 if text.startswith("|&", self.pos) else 1
             self.skip_blanks_and_newlines()
             producer = self.state.commands[stage] if stage is not None else None
@@ -462,7 +469,7 @@ class _Parser:
         self.skip_blanks()
         if self.text.startswith("(", self.pos):
             self.pos += 1
-            with self.deeper():
+            with self.deeper(), self.own_variables():
                 outer, self.inherited_stdin = self.inherited_stdin, stdin
                 try:
                     head = self.parse_list(")")
@@ -523,7 +530,9 @@ class _Parser:
         command.source = text[start : self.pos].strip()
         if not command.words:
             for name, value in assignments:  # a bare assignment persists in the shell
-                self.state.variables[name] = value
+                known = self.state.variables
+                if name in known or len(known) < _MAX_VARIABLES:
+                    known[name] = value
             return None
         return self.record(command)
 
@@ -634,7 +643,8 @@ class _Parser:
             return
         inner = _Parser(script, self.state, self.nesting + 1, self.depth)
         before = len(self.state.commands)
-        inner.parse_script()
+        with self.own_variables():  # a child shell: its assignments stay there
+            inner.parse_script()
         for nested_command in self.state.commands[before:]:
             nested_command.source = command.source
 
@@ -806,7 +816,7 @@ class _Parser:
 
     def read_substitution(self, start: int, quoted: bool) -> _Piece:
         before = len(self.state.commands)
-        with self.deeper():
+        with self.deeper(), self.own_variables():
             outer, self.inherited_stdin = self.inherited_stdin, None
             try:
                 self.parse_list(")")
@@ -822,7 +832,7 @@ class _Parser:
         self.pos = token.end()
         body = re.sub(r"\\([\\`$])", r"\1", token.group(1))
         before = len(self.state.commands)
-        with self.deeper():
+        with self.deeper(), self.own_variables():
             _Parser(body, self.state, self.nesting, self.depth + 1).parse_script()
         return self.substituted(self.state.commands[before:], token.group(), quoted)
 
@@ -837,7 +847,7 @@ class _Parser:
     def read_process_substitution(self) -> _Piece:
         start = self.pos
         self.pos += 2
-        with self.deeper():
+        with self.deeper(), self.own_variables():
             outer, self.inherited_stdin = self.inherited_stdin, None
             try:
                 self.parse_list(")")
@@ -1034,6 +1044,16 @@ class _Parser:
         return self.text.startswith(word, self.pos) and (
             end >= len(self.text) or self.text[end] in " \t\n;&|()<>"
         )
+
+    @contextlib.contextmanager
+    def own_variables(self) -> Iterator[None]:
+        """A subshell, substitution or child shell: its assignments do not outlive it
+        (following them out would let `(c=echo); $c git push -f` read as echo)."""
+        saved = dict(self.state.variables)
+        try:
+            yield
+        finally:
+            self.state.variables = saved
 
     @contextlib.contextmanager
     def deeper(self) -> Iterator[None]:

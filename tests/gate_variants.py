@@ -172,6 +172,8 @@ def with_prefix(command: str, rng: random.Random) -> str:
     if not prefix:
         return command
     operator = rng.choice(OPERATORS)
+    if command.startswith("c=") and "|" in operator and operator != " || ":
+        operator = "; "  # a pipe stage is a subshell: its `c=...` would not reach `$c`
     if operator == " || ":
         prefix = "false"
     if operator == " & ":

@@ -493,8 +493,25 @@ def test_limit_other_interpreters_and_files_are_not_followed() -> None:
     assert judge_command([rm_root], "bash cleanup.sh") == Verdict("none", -1, "")
 
 
-def test_limit_pipeline_variables_are_followed_as_if_they_persisted() -> None:
-    assert argv_lists("ls | c=rm; $c -rf x") == [["ls"], ["rm", "-rf", "x"]]
+@pytest.mark.parametrize(
+    "text",
+    [
+        "true | c=echo; $c git push --force",
+        "(c=echo); $c git push --force",
+        "x=$(c=echo); $c git push --force",
+        "bash -c 'c=echo'; $c git push --force",
+        "echo `c=echo`; $c git push --force",
+    ],
+)
+def test_assignments_in_subshells_do_not_outlive_them(text: str) -> None:
+    # bash runs `git push --force` here: $c is empty outside the subshell
+    assert judge_command([FORCE_PUSH], text).decision in ("deny", "ask")
+    assert ["echo", "git", "push", "--force"] not in argv_lists(text)
+
+
+def test_assignments_hold_inside_their_own_subshell() -> None:
+    assert argv_lists("(c=rm; $c -rf x)") == [["rm", "-rf", "x"]]
+    assert argv_lists("c=rm; true | $c -rf x") == [["true"], ["rm", "-rf", "x"]]
 
 
 def test_documented_examples_hold() -> None:
