@@ -1002,6 +1002,10 @@ _ACTION_PREFIX = _rx(
     r"(?:[-_.]|(?<=[a-z])(?=[A-Z]))"
 )
 _KEY_CHARS = frozenset(string.ascii_letters + string.digits + "_.-")
+_HOLDS_AN_ASSIGNMENT = re.compile(
+    r"(?:pass|pwd|pw|secret|token|key|auth|cred)[a-z0-9_]*[=:]", re.ASCII | re.IGNORECASE
+)
+_MAX_VALUE = 1024  # characters a key-named value may span; longer runs are not read
 _VALUE_END = _rx(r"[\s\"'`,;&()\[\]{}<>\\]")
 _AUTH_SCHEME = _rx(r"(?i:basic|bearer|token|digest|negotiate|apikey|key|sso-key)[ \t]+")
 _PLACEHOLDER = re.compile(
@@ -1090,7 +1094,7 @@ def _quoted_value(text: str, at: int) -> tuple[int, int] | None:
     `"token=" + x` the quote after `=` closes a string, it does not open a value.
     """
     quote = text[at]
-    n = len(text)
+    n = min(len(text), at + 1 + _MAX_VALUE)  # bounded: each key scans at most this far
     j = at + 1
     while j < n:
         ch = text[j]
@@ -1121,8 +1125,8 @@ def _is_placeholder(value: str, key_noun: str) -> bool:
         return True  # one dictionary-looking word: a label, an enum value, prose
     if _PLACEHOLDER.fullmatch(bare.rstrip("0123456789")):
         return True  # password1, test123
-    if len(set(bare)) <= 2:
-        return True  # aaaa, abab
+    if len(set(bare)) <= 2 or max(map(bare.count, set(bare))) * 2 > len(bare):
+        return True  # aaaa, abab, AIzaaaaaaaaaaaaa: filler, not a key
     return lowered.replace("_", "").replace("-", "") in (key_noun, key_noun + "s")
 
 
@@ -1268,6 +1272,8 @@ def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int
         return None
     if "[redacted:" in value or "<REDACTED:" in value:
         return None
+    if not quoted and _HOLDS_AN_ASSIGNMENT.search(value):
+        return None  # `password=token=x`: a chain of keys, not a value (and no rescans)
     return a, b
 
 
@@ -1283,7 +1289,9 @@ def _value_span(text: str, pos: int) -> tuple[int, int] | None:
         if text.startswith(text[pos] * 3, pos):
             return None  # a triple-quoted block
         return _quoted_value(text, pos)
-    stop = _VALUE_END.search(text, pos)
+    stop = _VALUE_END.search(text, pos, pos + _MAX_VALUE + 1)
+    if stop is None and pos + _MAX_VALUE < len(text):
+        return None  # no delimiter within reach: not a value (and no quadratic scan)
     b = stop.start() if stop else len(text)
     return (pos, b) if b > pos else None
 

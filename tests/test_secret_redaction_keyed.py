@@ -409,3 +409,19 @@ def test_neighbouring_pairs_are_never_swallowed() -> None:
     assert redact_secret_shapes("./sync --redis-password= --dry-run").shapes == ()
     line = "level=info api_key=Xk29pq77Lm user=bob"  # agentops: allow-secret
     assert redact_secret_shapes(line).text == "level=info api_key=[redacted:keyed-secret] user=bob"
+
+
+@pytest.mark.parametrize(
+    "unit",
+    ['password="\\" ', "password=", "password=a", "password: ", "--password ", "<password>"],
+)
+def test_adversarial_key_chains_finish(unit: str) -> None:
+    # A generous adversarial bound, not a speed figure (benchmarks/redact_speed.py is):
+    # 200,000 characters of repeated keys once took minutes at the storage boundary.
+    import time
+
+    text = (unit * (200_000 // len(unit) + 1))[:200_000]
+    started = time.process_time()
+    redact_secret_shapes(text)
+    scrub_for_storage(text, sidecar=True)
+    assert time.process_time() - started < 5.0
