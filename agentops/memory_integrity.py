@@ -399,7 +399,7 @@ def _utf16_length(text: str) -> int:
 
 
 def _lines(text: str) -> list[str]:
-    """Lines per the contract: split on LF only; one CR right before an LF is dropped."""
+    """Index lines: split on LF only; one CR right before an LF is dropped."""
     parts = text.split("\n")
     last = len(parts) - 1
     for i in range(last):

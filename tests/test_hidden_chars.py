@@ -1,4 +1,4 @@
-"""Tests for agentops/hidden_chars.py: the contract in spec/hidden_chars.md."""
+"""Tests for agentops/hidden_chars.py (reference: docs/reference/hidden_chars.md)."""
 
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agentops import memory_integrity as mi
@@ -67,7 +67,7 @@ I_LINES = [
     "- [API docs](reference_api_docs.md) — reference",
     "- [Totally different fact](reference_api_docs.md) — silent merge shape",
 ]
-I = "\n".join(I_LINES)  # noqa: E741 - the contract names it I
+I = "\n".join(I_LINES)  # noqa: E741 - the index of the worked examples
 
 
 def checks(result: Any, name: str | None = None) -> list[Any]:
@@ -2005,3 +2005,14 @@ def test_near_duplicate_pair_says_twice() -> None:
         "2 user files have near-identical names: user_retry_rule_x.md, user_rule_retry_x.md:"
         " possibly one fact written twice"
     )
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.frozensets(st.sampled_from("abcdefghijklmn"), min_size=9, max_size=12), max_size=30)
+)
+def test_long_name_clusters_equal_the_components_of_all_pairs(
+    sets: list[frozenset[str]],
+) -> None:
+    pairs = [(i, j) for i, j, _similarity in _oracle_pairs(sets)]
+    assert sorted(mi._cluster_sets(sets)[0]) == _oracle_components(len(sets), pairs)
