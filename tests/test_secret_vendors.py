@@ -109,7 +109,7 @@ TOKENS: dict[str, list[str]] = {
     "square-token": ["EAAA" + "{AN 60}", "sq0atp-" + "{URL 22}", "sq0csp-" + "{URL 43}"],
     "typeform-token": ["tfp_" + "{AN 44}_{AN 14}"],
     "plaid-token": ["access-sandbox-" + "UUID", "access-production-" + "UUID"],
-    "lob-key": ["live_" + "{HEX 35}", "test_pub_" + "{HEX 31}"],
+    "lob-key": ["live_" + "{HEX 35}", "test_" + "{HEX 35}", "test_pub_" + "{HEX 31}"],
     "mapbox-token": ["pk.eyJ" + "1Ijoi{AN 30}.{URL 22}", "sk.eyJ" + "1Ijoi{AN 40}.{URL 22}"],
     "sonarqube-token": ["squ_" + "{HEX 40}", "sqp_" + "{HEX 40}", "sqa_" + "{HEX 40}"],
     "langsmith-key": ["lsv2_pt_" + "{HEX 32}_{HEX 10}", "lsv2_sk_" + "{HEX 32}_{HEX 10}"],
@@ -321,11 +321,12 @@ def _keyed_forms(name: str) -> list[tuple[str, str]]:
     word, spec = KEYED_SAMPLES[name]
     value = token_of(spec, len(name))
     key = word.upper() if word.islower() else word
+    # neutral key names: a credential-named key is the key-name layer's business
     return [
-        (f"{key}_API_KEY={value}", value),
-        (f'export {key}_TOKEN="{value}"', value),
-        (f'{{"{word.lower()}_key": "{value}", "n": 1}}', value),
-        (f"{word.lower()}:\n  secret: x\n{word.lower()}_token: '{value}'\n", value),
+        (f"{key}={value}", value),
+        (f'export {key}_ID="{value}"', value),
+        (f'{{"{word.lower()}": "{value}", "n": 1}}', value),
+        (f"{word.lower()}:\n  region: x\n{word.lower()}_value: '{value}'\n", value),
     ]
 
 
