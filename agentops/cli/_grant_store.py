@@ -427,8 +427,9 @@ def _open_checked(name: str, dir_fd: int | None, shown: str, *, create: bool) ->
         raise
     except OSError as exc:
         if exc.errno in (errno.ELOOP, errno.ENOTDIR):  # O_NOFOLLOW meets a link, or a file
-            kind = "a symbolic link" if _is_link(name, dir_fd) else "not a directory"
-            raise StoreError(f"grant store {shown}: {kind}, not a trusted directory") from None
+            link = _is_link(name, dir_fd)
+            kind = "a symbolic link, not a directory" if link else "not a directory"
+            raise StoreError(f"grant store {shown}: {kind}") from None
         raise StoreError(f"grant store {shown}: cannot open: {exc.strerror or exc}") from None
     problem = _owner_problem(os.fstat(fd))
     if problem is not None:
