@@ -21,10 +21,10 @@ from pathlib import Path
 
 import pytest
 from gate_variants import DANGEROUS, PIPED, Base, benign_variants, dangerous_variants
+from support import ROOT
 
 from agentops.cli import _policy
 
-ROOT = Path(__file__).resolve().parent.parent
 POLICY = _policy.load_policy(str(ROOT / "examples" / "policy.json"))
 BASH = shutil.which("bash")
 TIMEOUT = shutil.which("timeout")

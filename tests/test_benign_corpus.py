@@ -10,11 +10,11 @@ each accepted by `bash -n`, none doing what the policy denies; it is rebuilt by
 from __future__ import annotations
 
 from collections import Counter
-from pathlib import Path
+
+from support import ROOT
 
 from agentops.cli import _policy
 
-ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "fixtures" / "benign_commands.txt"
 POLICY = _policy.load_policy(str(ROOT / "examples" / "policy.json"))
 

@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 import pytest
-from conftest import run_cli
+from support import run_cli
 
 from agentops.cli import main
 

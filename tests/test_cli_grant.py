@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ROOT, run_cli
+from support import ROOT, run_cli
 
 from agentops.capability_grant import (
     build_grant,

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import run_cli
+from support import run_cli
 
 from agentops import hidden_chars
 from agentops.cli import main

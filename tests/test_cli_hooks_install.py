@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import run_cli
+from support import run_cli
 
 from agentops.cli import build_parser, main
 from agentops.cli import hooks_install as hi

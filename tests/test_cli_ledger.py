@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ROOT, run_cli
+from support import ROOT, run_cli
 
 from agentops import memory_usage_ledger as mul
 from agentops.cli import _common, main

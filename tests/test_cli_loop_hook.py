@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ROOT, run_cli
+from support import ROOT, run_cli
 
 from agentops.cli import _session_state, main
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import run_cli
+from support import run_cli
 
 from agentops.cli import main
 from agentops.cli import memory as cli_memory

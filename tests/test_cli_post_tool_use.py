@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import run_cli
 from hypothesis import given
 from hypothesis import strategies as st
+from support import run_cli
 
 from agentops import hidden_chars, promotion_gate
 from agentops.cli import _common, _hook_json, main

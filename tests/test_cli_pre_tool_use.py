@@ -10,12 +10,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support import ROOT
 
 from agentops.cli import _policy, main
 from agentops.cli._common import Refusal
 from agentops.scannable_command import MAX_COMMAND_CHARS
 
-ROOT = Path(__file__).resolve().parent.parent
 STARTER_POLICY = ROOT / "examples" / "policy.json"
 FORCE_RULE = {"id": "no-force", "pattern": r"^git\s+push\b.*\s(--force|-f)(\s|$)", "reason": "r"}
 

@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import run_cli
 from hypothesis import given
 from hypothesis import strategies as st
+from support import run_cli
 
 from agentops.cli import main
 from agentops.cli import stop_hook as sh

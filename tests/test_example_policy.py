@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from gate_variants import benign_variants, dangerous_variants
+from support import ROOT
 
 from agentops.cli import _policy
 
-ROOT = Path(__file__).resolve().parent.parent
 STARTER = ROOT / "examples" / "policy.json"
 POLICY = _policy.load_policy(str(STARTER))
 

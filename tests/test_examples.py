@@ -5,9 +5,9 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from support import ROOT
+
 EXAMPLES = ROOT / "examples"
 
 

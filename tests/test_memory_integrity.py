@@ -8,12 +8,12 @@ import sys
 import time
 from collections import OrderedDict
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support import ROOT
 
 from agentops import memory_integrity as mi
 from agentops.memory_integrity import (
@@ -32,7 +32,6 @@ from agentops.memory_integrity import (
     suggest_prune_candidates,
 )
 
-ROOT = Path(__file__).resolve().parent.parent
 lint = lint_memory_integrity
 repairs = suggest_memory_repairs
 

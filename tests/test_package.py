@@ -11,10 +11,10 @@ from collections import defaultdict
 from pathlib import Path
 
 import pytest
+from support import ROOT
 
 import agentops
 
-ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "agentops"
 NOT_MODULES = {"__init__", "__main__"}
 MODULE_FILES = sorted(p.stem for p in PACKAGE.glob("*.py") if p.stem not in NOT_MODULES)

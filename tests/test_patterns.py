@@ -11,11 +11,10 @@ import shlex
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
+from support import ROOT, run_cli
 
 from agentops.cli import build_parser
 
-ROOT = Path(__file__).resolve().parent.parent
 PATTERNS = ROOT / "patterns"
 
 # The file name of each protocol, and the files it must link at least

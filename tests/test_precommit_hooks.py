@@ -11,8 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from support import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 HOOKS_FILE = ROOT / ".pre-commit-hooks.yaml"
 AWS = "AKIA" + "IOSFODNN7EXAMPLE"  # built at run time: this file stays clean
 ZWSP = "\u200b"

@@ -18,9 +18,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
+from support import ROOT, run_cli
 
-ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 TEST_COMMAND = "python -m pip install -e '.[test]' && python -m pytest"
 FENCE = re.compile(r"(<!-- not run: [^>]+ -->\n)?```(\w*)\n(.*?)```", re.DOTALL)

@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ROOT
 from hypothesis import given
 from hypothesis import strategies as st
+from support import ROOT
 
 from agentops.cli import _baseline, _sarif, main
 

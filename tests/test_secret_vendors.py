@@ -13,14 +13,12 @@ import re
 import string
 import sys
 import time
-from pathlib import Path
 
 import pytest
+from support import ROOT
 
 import agentops.secret_redaction as sr
 from agentops.secret_redaction import find_secret_shapes, redact_secret_shapes
-
-ROOT = Path(__file__).resolve().parent.parent
 
 ALPHABETS = {
     "AN": string.ascii_letters + string.digits,

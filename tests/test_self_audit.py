@@ -9,9 +9,8 @@ import shlex
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
+from support import ROOT, run_cli
 
-ROOT = Path(__file__).resolve().parent.parent
 AUDIT = (ROOT / "SELF-AUDIT.md").read_text(encoding="utf-8")
 
 
