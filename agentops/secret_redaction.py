@@ -973,17 +973,19 @@ _KEYED_TAIL = r"""
     (?P<sep>:=|=>|=(?![=>~])|:(?![:=/\\])|,|>|\((?=["'])|(?=[ \t]))
 """
 # One expression per first syllable, each starting with its literal, so the regex engine
-# scans for the literal in C and yields only nouns that end a key and are assigned.
-_KEYED_NOUNS: tuple[re.Pattern[str], ...] = tuple(
-    _rx("(?x)(?P<noun>" + nouns + ")" + _KEYED_TAIL)
-    for nouns in (
-        r"pass(?:word|wd|phrase)?",
-        r"pwd|pw",
-        r"secret",
-        r"token",
-        r"credentials?|creds",
-        r"authorization|auth",
-        r"key",
+# scans for the literal in C and yields only nouns that end a key and are assigned. Each is
+# paired with that literal: an `in` test, faster than the engine's own scan, skips the
+# expression on text without it.
+_KEYED_NOUNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (literal, _rx("(?x)(?P<noun>" + nouns + ")" + _KEYED_TAIL))
+    for literal, nouns in (
+        ("pass", r"pass(?:word|wd|phrase)?"),
+        ("pw", r"pwd|pw"),
+        ("secret", r"secret"),
+        ("token", r"token"),
+        ("cred", r"credentials?|creds"),
+        ("auth", r"authorization|auth"),
+        ("key", r"key"),
     )
 )
 
@@ -1167,11 +1169,16 @@ def _is_code(
 
 def _find_keyed(text: str) -> _Spans:
     """Values assigned to credential-named keys (see the rule above)."""
-    lowered = text.lower() if text.isascii() else None
-    if lowered is None:
+    lowered = text.lower()
+    if len(lowered) != len(text):
+        # A character that lowers to several (U+0130) would shift every position: lower the
+        # others one by one. With equal lengths no character expanded, so positions line up
+        # (the one context-dependent mapping, a final sigma, is not ASCII either way).
         lowered = "".join(ch.lower() if len(ch.lower()) == 1 else ch for ch in text)
     spans: list[tuple[int, int]] = []
-    for nouns in _KEYED_NOUNS:
+    for literal, nouns in _KEYED_NOUNS:
+        if literal not in lowered:
+            continue
         for m in nouns.finditer(lowered):
             span = _keyed_value_at(text, lowered, m)
             if span is not None:
@@ -1319,12 +1326,14 @@ _CURL_USER = _rx(r"(?:-u|--user)(?:[ \t]+|=)?([\"']?)[^\s:\"'`]*:([^\s\"'`),;]+)
 _MYSQL_P = _rx(r"(?<=\s)-p(?:[ \t]*([\"'])([^\s\"']+)\1|([^\s\"'-][^\s\"']*))")
 _PGPASS = re.compile(r"^[^\s:#]+:(?:[0-9]+|\*):[^\s:]+:[^\s:]+:(\S+)$", re.ASCII | re.MULTILINE)
 _PGPASS_GATE = _rx(r":(?:[0-9]{2,5}|\*):")
+_DASH_FLAGS = _rx(r"-[up]")  # every curl -u / --user and mysql -p match holds one
 
 
 def _find_keyed_special(text: str, lowered: str) -> _Spans:
     """Syntaxes whose secret has no key in front: curl -u, mysql -p, .pgpass lines."""
     out: _Spans = []
-    i = text.find("-u")  # curl -u user:password, --user user:password
+    flags = set(_DASH_FLAGS.findall(text))  # one scan for both flags (`--user` holds `-u`)
+    i = text.find("-u") if "-u" in flags else -1  # curl -u user:password, --user user:password
     while i != -1:
         m = _CURL_USER.match(text, i) if i == 0 or text[i - 1] in " \t\n" else None
         if m is not None:
@@ -1332,7 +1341,7 @@ def _find_keyed_special(text: str, lowered: str) -> _Spans:
             if not _is_placeholder(value, "password") and not _REFERENCE.match(value):
                 out.append(m.span(2))
         i = text.find("-u", i + 1)
-    i = text.find("--user")
+    i = text.find("--user") if "-u" in flags else -1
     while i != -1:
         m = _CURL_USER.match(text, i) if i == 0 or text[i - 1] in " \t\n" else None
         if m is not None:
@@ -1340,7 +1349,7 @@ def _find_keyed_special(text: str, lowered: str) -> _Spans:
             if not _is_placeholder(value, "password") and not _REFERENCE.match(value):
                 out.append(m.span(2))
         i = text.find("--user", i + 1)
-    if "mysql" in lowered or "mariadb" in lowered or "sshpass" in lowered:
+    if "-p" in flags and ("mysql" in lowered or "mariadb" in lowered or "sshpass" in lowered):
         for m in _MYSQL_P.finditer(text):
             group = 2 if m.group(2) is not None else 3
             value = m.group(group)
@@ -3635,18 +3644,23 @@ def _build_prefilter(
     for lit in sorted(literals, key=lambda x: (-len(x), x)):
         k = _rarest_at(lit)
         pre, c, post = lit[:k], lit[k], lit[k + 1 :]
-        behind = f"(?<={re.escape(pre + c)})" if pre else ""
-        ahead = f"(?={re.escape(post)})" if post else ""
-        alternatives.setdefault(c, []).append(behind + ahead)
+        # The rest of the literal first, then the whole literal behind: an alternative that
+        # opens with a character is dropped by the engine in one comparison.
+        if post:
+            alternatives.setdefault(c, []).append(re.escape(post) + f"(?<={re.escape(lit)})")
+        else:
+            alternatives.setdefault(c, []).append(f"(?<={re.escape(pre + c)})" if pre else "")
         stops.setdefault(c, []).append(_Stop(lit, lit, k, None))
     for rule in _RULES if with_probes else ():
         for c, around in rule.probes:
-            alternatives.setdefault(c, []).append(around)
+            alternatives.setdefault(c, []).append(around)  # zero-width look-arounds
             probe = _rx(re.escape(c) + "(?:" + around + ")")
             stops.setdefault(c, []).append(_Stop(_probe_key(rule.name), "", 0, probe))
+    # Each branch matches its stop character alone (the rest is looked at, not consumed), so
+    # every position of the text is tried.
     pattern = _rx(
         "|".join(
-            re.escape(c) + "(?:" + "|".join(alts) + ")" for c, alts in sorted(alternatives.items())
+            re.escape(c) + "(?=" + "|".join(alts) + ")" for c, alts in sorted(alternatives.items())
         )
     )
     return pattern, {c: tuple(found) for c, found in stops.items()}
@@ -3656,6 +3670,8 @@ _PREFILTER_SHORT, _STOPS_SHORT = _build_prefilter(_SHORT_LITERALS, True)
 # For non-ASCII text, where byte classes do not line up with characters, the long literals
 # are found with a prefilter of their own.
 _PREFILTER_LONG, _STOPS_LONG = _build_prefilter(_LONG_LITERALS, False)
+# The literals gated by a base64 run are found in one scan too, not one `in` test each.
+_PREFILTER_B64, _STOPS_B64 = _build_prefilter(frozenset(_B64_RUN_LITERALS), False)
 
 
 def _prefilter_keys(
@@ -3665,6 +3681,8 @@ def _prefilter_keys(
     for m in prefilter.finditer(text):
         p = m.start()
         for stop in stops[text[p]]:
+            if stop.key in found:
+                continue  # dense text repeats its literals: each is checked until found once
             if stop.probe is None:
                 if p >= stop.before and text.startswith(stop.literal, p - stop.before):
                     found.add(stop.key)
@@ -3715,7 +3733,7 @@ def _scan(text: str) -> _Scan:
         else:
             keys |= _prefilter_keys(text, _PREFILTER_LONG, _STOPS_LONG)
     if b64run32:
-        keys.update(lit for lit in _B64_RUN_LITERALS if lit in text)
+        keys |= _prefilter_keys(text, _PREFILTER_B64, _STOPS_B64)
     if not keys:
         return _Scan(frozenset(), True) if b64run else _NOTHING
     present: set[str] = set()
