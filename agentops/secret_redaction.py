@@ -1027,12 +1027,14 @@ _PLACEHOLDER = re.compile(
     re.ASCII | re.IGNORECASE,
 )
 _VERSION_LIKE = _rx(r"[0-9]+(?:[.][0-9]+)+")
+# Whole-value shapes, tried at the value's start (`.match`): a search would retry every one
+# at every position. The two shapes that may sit anywhere are plain string tests.
+_ELIDED = ("...", "\u2026")  # elided: sk-...
+_URL_MARK = "://"  # a URL or a vault reference
 _NOT_A_SECRET_VALUE = _rx(
     r"""(?x)
       \A(?:@@|__|%%|\#\#)[A-Za-z0-9_]+(?:@@|__|%%|\#\#)\Z   # a fixture marker @@SECRET@@
-    | (?:\.\.\.|\u2026)\Z                                 # elided: sk-...
     | \A(?:/|\./|\.\./|~/)(?:[a-z0-9_.-]+/)*[A-Za-z0-9_.-]*\Z | \A[A-Za-z]:\\  # a path
-    | ://                                                   # a URL or a vault reference
     | \A[A-Za-z0-9_-]+\.(?:json|jsonl|ya?ml|toml|ini|txt|pem|key|crt|env|cfg|conf|py)\Z
     | \A[a-z]+(?:[-_.][a-z]+)+\Z                            # a resource name: postgres-auth
     | \A[a-z]{3,10}[0-9]{1,3}\Z                             # an example password: sunshine1
@@ -1052,7 +1054,9 @@ _BUILT_STRING = _rx(r"[\"'`][ \t]*(?:\+|\.[ \t]|%[ \t(]|\*[ \t]*[0-9])")
 _CONCATENATION = _rx(r"\A[ \t]*['\"`]?[ \t]*\+|\+[ \t]*['\"`]?[ \t]*\Z|\A['\"`][ \t]*\.")
 # A format or template inside a quoted value: "X-Api-Key: {v}", "Bearer %s", "${TOKEN}"
 _TEMPLATE_INSIDE = _rx(r"\{[A-Za-z_][A-Za-z0-9_.]*\}|\$\{|\{\{|%[sdr]\b|%\([a-z_]+\)")
-_NAMES_A_CREDENTIAL = re.compile(r"pass|pw|secret|token|key|cred|auth", re.ASCII | re.IGNORECASE)
+_NAMES_A_CREDENTIAL = _rx(r"pass|pw|secret|token|key|cred|auth")  # read on lower-cased text
+# Every match of _NAMES_A_KEY holds one of these once lower-cased: a cheap test first.
+_KEY_WORDS = ("key", "pass", "secret", "token", "credential")
 _DOTTED = _rx(r"[A-Za-z_$][A-Za-z0-9_$]*(?:(?:\.|::|->)[A-Za-z_$][A-Za-z0-9_$]*)+")
 _TYPE_LIKE = _rx(r"(?:[A-Z][A-Za-z]*|str|string|bytes|int|bool|any|object|number)\??")
 _NETRC = re.compile(r"^[ \t]*(?:machine|default)\b", re.ASCII | re.MULTILINE)
@@ -1119,7 +1123,7 @@ def _is_placeholder(value: str, key_noun: str) -> bool:
     lowered = bare.lower()
     if any(part in lowered for part in _PLACEHOLDER_PARTS) or "[redacted:" in lowered:
         return True
-    if _NOT_A_SECRET_VALUE.search(bare):
+    if bare.endswith(_ELIDED) or _URL_MARK in bare or _NOT_A_SECRET_VALUE.match(bare):
         return True  # @@SECRET@@, sk-..., /run/secrets/db, op://vault/item, db.json
     if (bare.isdigit() and len(bare) < 8) or _VERSION_LIKE.fullmatch(bare):
         return True  # a port, a count, a version or an OID
@@ -1127,7 +1131,8 @@ def _is_placeholder(value: str, key_noun: str) -> bool:
         return True  # one dictionary-looking word: a label, an enum value, prose
     if _PLACEHOLDER.fullmatch(bare.rstrip("0123456789")):
         return True  # password1, test123
-    if len(set(bare)) <= 2 or max(map(bare.count, set(bare))) * 2 > len(bare):
+    # A character filling more than half of the value sits in the middle once sorted.
+    if len(set(bare)) <= 2 or bare.count(sorted(bare)[len(bare) // 2]) * 2 > len(bare):
         return True  # aaaa, abab, AIzaaaaaaaaaaaaa: filler, not a key
     return lowered.replace("_", "").replace("-", "") in (key_noun, key_noun + "s")
 
@@ -1149,7 +1154,9 @@ def _is_code(
         return True  # "ghp_" + suffix, "Bearer {token}": a string being built, not a value
     if quoted_key_bare_value and _IDENT.fullmatch(value):
         return True  # {"key": VARIABLE}: JSON has no such value, code does
-    if _IDENT.fullmatch(value) and _NAMES_A_KEY.search(value):
+    lowered = value.lower()
+    named = _IDENT.fullmatch(value) and any(word in lowered for word in _KEY_WORDS)
+    if named and _NAMES_A_KEY.search(value):
         return True  # "name": "SENDGRID_API_KEY": a key's name, not its value
     if quoted:
         return False
@@ -1158,7 +1165,7 @@ def _is_code(
     if _DOTTED.fullmatch(value) and not any(ch.isdigit() for ch in value.split(".")[0]):
         return True
     if _IDENT.fullmatch(value):
-        if _NAMES_A_CREDENTIAL.search(value):
+        if _NAMES_A_CREDENTIAL.search(lowered):  # an identifier: ASCII, so lower() is exact
             return True  # password=KEY_PASSWORD, authkey=authkey, pwd=getpass_unicode
         if (spaced or sep in (":=", "=>")) and not any(ch.isdigit() for ch in value):
             return True  # password = password_from_vault
@@ -1279,7 +1286,7 @@ def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int
         return None
     if "[redacted:" in value or "<REDACTED:" in value:
         return None
-    if not quoted and _HOLDS_AN_ASSIGNMENT.search(value):
+    if not quoted and ("=" in value or ":" in value) and _HOLDS_AN_ASSIGNMENT.search(value):
         return None  # `password=token=x`: a chain of keys, not a value (and no rescans)
     return a, b
 
@@ -3670,8 +3677,16 @@ _PREFILTER_SHORT, _STOPS_SHORT = _build_prefilter(_SHORT_LITERALS, True)
 # For non-ASCII text, where byte classes do not line up with characters, the long literals
 # are found with a prefilter of their own.
 _PREFILTER_LONG, _STOPS_LONG = _build_prefilter(_LONG_LITERALS, False)
-# The literals gated by a base64 run are found in one scan too, not one `in` test each.
-_PREFILTER_B64, _STOPS_B64 = _build_prefilter(frozenset(_B64_RUN_LITERALS), False)
+# The literals gated by a base64 run, by their lower-case form: most come in a lower and an
+# UPPER spelling, and neither occurs where the lower-cased text lacks the lower form.
+# (Lower-casing maps each character on its own, so an ASCII literal in the text is, lower-
+# cased, in the lower-cased text; a literal that is not ASCII is looked for as it is.)
+_B64_BY_LOWER: dict[str, tuple[str, ...]] = {}
+for _lit in _B64_RUN_LITERALS:
+    if _lit.isascii():
+        _B64_BY_LOWER[_lit.lower()] = (*_B64_BY_LOWER.get(_lit.lower(), ()), _lit)
+del _lit
+_B64_NOT_ASCII = tuple(lit for lit in _B64_RUN_LITERALS if not lit.isascii())
 
 
 def _prefilter_keys(
@@ -3733,7 +3748,11 @@ def _scan(text: str) -> _Scan:
         else:
             keys |= _prefilter_keys(text, _PREFILTER_LONG, _STOPS_LONG)
     if b64run32:
-        keys |= _prefilter_keys(text, _PREFILTER_B64, _STOPS_B64)
+        lowered = text.lower()
+        for low, spellings in _B64_BY_LOWER.items():
+            if low in lowered:
+                keys.update(lit for lit in spellings if lit in text)
+        keys.update(lit for lit in _B64_NOT_ASCII if lit in text)
     if not keys:
         return _Scan(frozenset(), True) if b64run else _NOTHING
     present: set[str] = set()
