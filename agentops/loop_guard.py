@@ -40,13 +40,21 @@ same verdict.
 
 Posture
 -------
-Fail-soft detector, not an authorization gate. It never raises; input it
-cannot read gives ``RUN`` (no finding) and the call proceeds. A call is only
+Fail-soft detector, not an authorization gate. It never raises on what it
+inspects (state, tool name, arguments, query); input it cannot read gives
+``RUN`` (no finding) and the call proceeds. Strict on options: a ``config``
+that is not a ``GuardConfig`` (or ``None``), a count field that is not an
+``int`` >= 1, a ``threshold`` that is not a real number in ``(0, 1]``, or
+``budget_tools`` that is not an iterable of ``str`` is a programming error and
+raises ``TypeError`` or ``ValueError`` naming the field. A call is only
 ever stopped by a deliberate count: the calls it rations are reads, so letting
 one through costs time, not safety, while a guard whose own bug could stop
 tool calls would take the agent down.
 
-Choices where the contract is silent (each pinned by a test):
+Choices
+-------
+Each is pinned by a test.
+
 - A ``TurnState`` passed to ``check`` is validated like its JSON form (rows
   of the wrong shape are dropped), so a hand-built bad state cannot raise.
 - ``load_state`` keeps the first row of duplicated keys and drops the rest; a
@@ -59,8 +67,10 @@ Choices where the contract is silent (each pinned by a test):
 - ``threshold`` accepts any real number (``int``, ``float``, ``Fraction``) in
   ``(0, 1]``, not ``bool``.
 
-WHAT THIS DOES NOT CATCH (each pinned by a test)
-------------------------------------------------
+What this does not catch
+------------------------
+Each is pinned by a test.
+
 1. A rewording that changes more than about a fifth of the key runs live as a
    new query (``create table`` vs ``build a grid``).
 2. The other direction: two different questions that differ by one short word
@@ -90,6 +100,7 @@ stemmers.
 from __future__ import annotations
 
 import json
+import math
 import numbers
 import re
 from collections.abc import Iterable, Mapping
@@ -231,7 +242,7 @@ _KEEP_S_AFTER = ("ss", "us", "is")
 
 
 class GuardConfig(NamedTuple):
-    """Limits for one guard; a field of the wrong type or out of range takes its default."""
+    """Limits for one guard; `check` raises TypeError/ValueError naming a wrong field."""
 
     max_identical_calls: int = MAX_IDENTICAL_CALLS
     max_live_per_turn: int = MAX_LIVE_PER_TURN
@@ -295,7 +306,7 @@ def _rows(raw: object, width: int) -> list[tuple[Any, ...]]:
     return out
 
 
-def load_state(obj: object) -> TurnState:
+def load_state(obj: TurnState | Mapping[str, Any] | None) -> TurnState:
     """A `TurnState` from a `TurnState` or its JSON form; bad rows dropped, garbage -> new turn."""
     try:
         if isinstance(obj, TurnState):
@@ -316,43 +327,54 @@ def load_state(obj: object) -> TurnState:
 # --------------------------------------------------------------------------- config
 
 
-def _count_option(value: object, default: int) -> int:
-    return value if type(value) is int and value >= 1 else default
+def _count_option(name: str, value: object) -> int:
+    if type(value) is not int:
+        raise TypeError(f"GuardConfig.{name} must be an int, not {type(value).__name__}")
+    if value < 1:
+        raise ValueError(f"GuardConfig.{name} must be >= 1, got {value!r}")
+    return value
 
 
 def _threshold_option(value: object) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        return THRESHOLD
+        raise TypeError(f"GuardConfig.threshold must be a real number, not {type(value).__name__}")
     try:
         number = float(value)
     except (TypeError, ValueError, OverflowError):
-        return THRESHOLD
-    return number if 0.0 < number <= 1.0 else THRESHOLD
+        number = math.nan
+    if not 0.0 < number <= 1.0:
+        raise ValueError(f"GuardConfig.threshold must be within (0, 1], got {value!r}")
+    return number
 
 
 def _tools_option(value: object) -> frozenset[str]:
     if isinstance(value, (str, bytes, bytearray, Mapping)) or not isinstance(value, Iterable):
-        return DEFAULT_BUDGET_TOOLS
-    try:
-        items = list(value)
-    except Exception:
-        return DEFAULT_BUDGET_TOOLS
-    if not all(isinstance(item, str) for item in items):
-        return DEFAULT_BUDGET_TOOLS
+        raise TypeError(
+            f"GuardConfig.budget_tools must be an iterable of str, not {type(value).__name__}"
+        )
+    items = list(value)
+    for item in items:
+        if not isinstance(item, str):
+            raise TypeError(
+                f"GuardConfig.budget_tools must hold str only, not {type(item).__name__}"
+            )
     return frozenset(str.__str__(item) for item in items)
 
 
-def _config(config: object) -> GuardConfig:
+def _config(config: GuardConfig | None) -> GuardConfig:
+    """The validated limits; a wrong option raises TypeError/ValueError naming it."""
+    if config is None:
+        return GuardConfig()
     if not isinstance(config, GuardConfig):
-        return GuardConfig()
-    try:
-        identical, per_turn, per_query, threshold, tools = tuple.__iter__(config)
-    except ValueError:  # a subclass built with another number of fields
-        return GuardConfig()
+        raise TypeError(f"config must be a GuardConfig or None, not {type(config).__name__}")
+    fields = tuple(tuple.__iter__(config))
+    if len(fields) != len(GuardConfig._fields):  # a subclass built with other fields
+        raise TypeError(f"config must have the {len(GuardConfig._fields)} GuardConfig fields")
+    identical, per_turn, per_query, threshold, tools = fields
     return GuardConfig(
-        max_identical_calls=_count_option(identical, MAX_IDENTICAL_CALLS),
-        max_live_per_turn=_count_option(per_turn, MAX_LIVE_PER_TURN),
-        max_live_per_query=_count_option(per_query, MAX_LIVE_PER_QUERY),
+        max_identical_calls=_count_option("max_identical_calls", identical),
+        max_live_per_turn=_count_option("max_live_per_turn", per_turn),
+        max_live_per_query=_count_option("max_live_per_query", per_query),
         threshold=_threshold_option(threshold),
         budget_tools=_tools_option(tools),
     )
@@ -399,10 +421,10 @@ def _stem(token: str) -> str:
     return token
 
 
-def normalize_query(text: object) -> str:
+def normalize_query(text: str) -> str:
     """The order-free key of a query: lower case, stopwords dropped, stemmed, sorted, unique."""
     if not isinstance(text, str):
-        return ""
+        return ""  # type: ignore[unreachable]  # data of any type: no key
     tokens = _TOKEN_RE.findall(str.__str__(text)[:MAX_QUERY_CHARS].lower())
     kept = [_stem(token) for token in tokens if token not in STOPWORDS]
     if not kept:
@@ -414,7 +436,7 @@ def _ratio(a: str, b: str) -> float:
     return SequenceMatcher(None, a, b, autojunk=False).ratio()
 
 
-def similarity(a: object, b: object) -> float:
+def similarity(a: str, b: str) -> float:
     """How alike two queries are after normalising: 1.0 equal keys, 0.0 one key empty."""
     key_a, key_b = normalize_query(a), normalize_query(b)
     if key_a == key_b:
@@ -445,19 +467,21 @@ def _match(
 
 
 def check(
-    state: object,
-    tool: object,
+    state: TurnState | Mapping[str, Any] | None,
+    tool: str,
     arguments: object = "",
     *,
-    query: object = None,
-    config: object = None,
+    query: str | None = None,
+    config: GuardConfig | None = None,
 ) -> Verdict:
-    """Decide one tool call against this turn's state; the input state is never changed."""
+    """Decide one tool call against this turn's state; the input state is never changed.
+    `state`, `tool`, `arguments` and `query` are data: any value gives a verdict. A
+    wrong `config` raises TypeError/ValueError naming the field."""
+    cfg = _config(config)
     current = load_state(state)
     if not isinstance(tool, str):
-        return Verdict(RUN, "", 0, 0, "", "", 0.0, False, current)
+        return Verdict(RUN, "", 0, 0, "", "", 0.0, False, current)  # type: ignore[unreachable]
     name = str.__str__(tool)
-    cfg = _config(config)
     args_key = _args_key(arguments)
 
     calls = current.calls
@@ -604,7 +628,7 @@ def _self_check() -> None:
     cheap = check(budget.state, "lookup_docs", {"symbol": "createTable"})
     assert cheap.action == RUN and cheap.live == 0
 
-    garbage = check("garbage", 42, object())
+    garbage = check("garbage", 42, object())  # type: ignore[arg-type]
     assert garbage.action == RUN and garbage.count == 0 and garbage.state == new_turn()
 
     # limits: a big rewording runs live; a one-word difference can match
