@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-import subprocess
-import sys
 import time
 import unicodedata
 from typing import Any
@@ -1101,15 +1099,3 @@ def test_exempt_code_points_come_at_most_seven_in_a_row(text: str) -> None:
 
 
 # ---------------------------------------------------------------- self-check
-
-
-def test_self_check_passes_and_refuses_under_O() -> None:
-    path = hc.__file__
-    ok = subprocess.run([sys.executable, path], capture_output=True, text=True, check=False)
-    assert ok.returncode == 0
-    assert ok.stdout.strip() == "hidden_chars self-check: all assertions passed"
-    refused = subprocess.run(
-        [sys.executable, "-O", path], capture_output=True, text=True, check=False
-    )
-    assert refused.returncode != 0 and "all assertions passed" not in refused.stdout
-    assert "-O" in refused.stderr

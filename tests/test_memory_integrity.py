@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 import time
 from collections import OrderedDict
 from collections.abc import Iterator
@@ -13,7 +11,6 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from support import ROOT
 
 from agentops import memory_integrity as mi
 from agentops.memory_integrity import (
@@ -1938,21 +1935,6 @@ def test_unclosed_comments_are_linear() -> None:
 
 
 # ------------------------------------------------------------------ self-check
-
-
-def test_self_check_passes(capsys: pytest.CaptureFixture[str]) -> None:
-    mi._self_check()
-    assert capsys.readouterr().out == "memory_integrity self-check: all assertions passed\n"
-
-
-def test_self_check_refuses_under_optimize() -> None:
-    done = subprocess.run(
-        [sys.executable, "-O", str(ROOT / "agentops" / "memory_integrity.py")],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert done.returncode != 0 and "all assertions passed" not in done.stdout
 
 
 def test_cluster_paths_meet_at_eight_and_nine_tokens() -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from collections.abc import Iterator, Mapping
 from datetime import datetime, timedelta, timezone, tzinfo
@@ -92,28 +91,6 @@ def test_public_api() -> None:
         "rows_skipped",
     )
     assert Touch("a", 2, "t").count == 2
-
-
-def test_self_check_passes_and_refuses_under_O(tmp_path: Path) -> None:
-    done = subprocess.run(
-        [sys.executable, str(MODULE)], capture_output=True, text=True, check=False, cwd=tmp_path
-    )
-    assert done.returncode == 0
-    assert done.stdout == "memory_usage_ledger self-check: all assertions passed\n"
-    done = subprocess.run(
-        [sys.executable, "-O", str(MODULE)],
-        capture_output=True,
-        text=True,
-        check=False,
-        cwd=tmp_path,
-    )
-    assert done.returncode != 0 and "all assertions passed" not in done.stdout
-    assert "compiled out" in done.stderr
-
-
-def test_self_check_in_process(capsys: pytest.CaptureFixture[str]) -> None:
-    mul._self_check()
-    assert capsys.readouterr().out == "memory_usage_ledger self-check: all assertions passed\n"
 
 
 # --------------------------------------------------------------------------- §9 acceptance

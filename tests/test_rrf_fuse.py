@@ -44,11 +44,6 @@ def test_public_api_and_constant() -> None:
     assert FusedId._fields == ("id", "score", "ranks")
 
 
-def test_self_check_runs(capsys: pytest.CaptureFixture[str]) -> None:
-    mod._self_check()
-    assert capsys.readouterr().out == "rrf_fuse self-check: all assertions passed\n"
-
-
 # ---------------------------------------------------------------- positive control
 
 
@@ -849,24 +844,6 @@ def test_collector_state_is_left_alone() -> None:
         assert not gc.isenabled()
     finally:
         gc.enable()
-
-
-def test_runs_as_script() -> None:
-    import subprocess
-
-    done = subprocess.run(
-        [sys.executable, mod.__file__], capture_output=True, text=True, timeout=60, check=False
-    )
-    assert done.returncode == 0
-    assert done.stdout == "rrf_fuse self-check: all assertions passed\n"
-    done = subprocess.run(
-        [sys.executable, "-O", mod.__file__],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert done.returncode != 0 and "all assertions passed" not in done.stdout
 
 
 def test_recency_term_adds_the_one_based_rank_to_k_in_one_step() -> None:

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from types import MappingProxyType, SimpleNamespace
@@ -794,17 +792,3 @@ def test_large_log_is_linear_enough() -> None:
 
 
 # --- self-check ----------------------------------------------------------------------------
-
-
-def test_self_check_passes_and_prints_one_line(capsys: pytest.CaptureFixture[str]) -> None:
-    ss._self_check()
-    assert capsys.readouterr().out == "shadow_screen self-check: all assertions passed\n"
-
-
-def test_self_check_refuses_under_optimize() -> None:
-    done = subprocess.run(
-        [sys.executable, "-O", str(MODULE_PATH)], capture_output=True, text=True, check=False
-    )
-    assert done.returncode != 0
-    assert "all assertions passed" not in done.stdout
-    assert "assert" in done.stderr.lower()

@@ -77,11 +77,6 @@ def test_public_api_and_constants() -> None:
     assert StalenessAlert._fields == ("alert", "stale", "reason", "lag_days", "latest", "state")
 
 
-def test_self_check_runs(capsys: pytest.CaptureFixture[str]) -> None:
-    mod._self_check()
-    assert capsys.readouterr().out == "stale_basis self-check: all assertions passed\n"
-
-
 # ---------------------------------------------------------------- positive controls
 
 
@@ -1115,25 +1110,6 @@ def test_prop_alert_consistent(latest: datetime, now: datetime, threshold: timed
             latest, now=now, threshold=threshold, cooldown=DAY, last_alert=res.state
         )
         assert (again.alert, again.reason, again.state) == (False, "cooldown", res.state)
-
-
-def test_runs_as_script() -> None:
-    import subprocess
-    import sys
-
-    done = subprocess.run(
-        [sys.executable, mod.__file__], capture_output=True, text=True, timeout=60, check=False
-    )
-    assert done.returncode == 0
-    assert done.stdout == "stale_basis self-check: all assertions passed\n"
-    done = subprocess.run(
-        [sys.executable, "-O", mod.__file__],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert done.returncode != 0 and "all assertions passed" not in done.stdout
 
 
 class NoOffset(tzinfo):
