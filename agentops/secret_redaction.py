@@ -90,6 +90,15 @@ Choices
   database URI whose host stops at the `]` of a token), the span covers the
   whole earlier token's input and the token's leftover characters stand for
   no input character.
+- Escaped text: where the input holds a JSON or Python escape (`\\n`, `\\"`,
+  `\\/`, `\\uXXXX`), `%XX` of printable ASCII or a trailing-backslash line
+  wrap, both boundaries also scan the decoded text (and, for a JSON line inside
+  a JSON string, the text decoded twice) and replace the raw spans those
+  findings map back to: whole escape sequences only, everything else
+  byte-identical. Raw findings are cut before an escaped line break and never
+  start or end on an escaped quote; on a line that parses as JSON, a span that
+  starts inside a string ends before its closing quote, so a redacted JSON
+  line still parses. Text with no backslash and no `%` takes the plain path.
 - Speed: the call is gated by a few C-level scans of the input; rules whose
   literals are absent never run, and named rules try their own regular
   expression only where one of their literals occurs. Outputs are those of
@@ -135,6 +144,12 @@ Display:
   database-URI host.
 - `redact_json_like` leaves values that are not dicts, lists, tuples or
   strings as they are (bytes, sets and objects pass unread).
+- Escaped text (see "Escaped text" under Choices) is decoded at most two
+  levels deep: a JSON line inside a JSON line inside a JSON line passes as
+  its raw form does. Percent-encoding is decoded for printable ASCII only
+  (`%DB_PASSWORD%` stays a variable). A secret split into two concatenated
+  literals across a wrapped line (`"abc" \\` newline `"def"`) passes. In
+  escaped text overlapping findings become one token, named after the first.
 Storage:
 - Bare hex under 48 characters is never marked (hex stays under 4.5 bits).
 - Low-entropy secrets (dictionary passwords), runs of 22 characters or fewer,
@@ -165,10 +180,11 @@ import base64
 import binascii
 import collections.abc
 import hashlib
+import json
 import math
 import re
 import string
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, NamedTuple, TypeVar, overload
@@ -3227,7 +3243,12 @@ def redact_secret_shapes(text: object, *, max_passes: object = None) -> Redactio
         return Redaction("", ())
     plain = str.__str__(text)
     try:
-        out, shapes, _, converged = _display(plain, _valid_passes(max_passes), False)
+        if _has_escape(plain):
+            (out, shapes, _, converged), spans = _escaped_spans(plain, _valid_passes(max_passes))
+            if converged and spans is not None:
+                return Redaction(_replace_named(plain, spans), tuple(n for _, _, n in spans))
+        else:
+            out, shapes, _, converged = _display(plain, _valid_passes(max_passes), False)
     except Exception:  # pragma: no cover - fail closed on any internal error
         return Redaction(NONCONVERGENT_TOKEN, (_NONCONVERGENT,))
     if not converged:
@@ -3241,12 +3262,279 @@ def find_secret_shapes(text: object) -> tuple[Found, ...]:
         return ()
     plain = str.__str__(text)
     try:
-        _, _, tokens, converged = _display(plain, MAX_REDACTION_PASSES, True)
+        if _has_escape(plain):
+            (_, _, tokens, converged), spans = _escaped_spans(plain, MAX_REDACTION_PASSES)
+            if converged and spans is not None:
+                return tuple(Found(name, a, b) for a, b, name in spans)
+        else:
+            _, _, tokens, converged = _display(plain, MAX_REDACTION_PASSES, True)
     except Exception:  # pragma: no cover - fail closed on any internal error
         return (Found(_NONCONVERGENT, 0, len(plain)),)
     if not converged:
         return (Found(_NONCONVERGENT, 0, len(plain)),)
     return tuple(Found(t[4], t[2], t[3]) for t in tokens if t[4])
+
+
+# --------------------------------------------------------------------------------------------
+# Escaped text: a decoded view with a map back to the raw characters
+# --------------------------------------------------------------------------------------------
+# Transcripts hold config files inside JSON strings (`\n`, `\"`, `\/`, `\u0022`), URLs carry
+# `%2F`, shell lines wrap with a trailing backslash. Where the text holds such escapes, the
+# rules also run on a decoded view; each decoded span maps back to whole raw escape
+# sequences, and the raw spans are replaced, so everything else stays byte-identical and a
+# JSON line still parses. Raw-text spans are cut at an escape that decodes to a line break,
+# so a value never runs over `\n` into the next line, and are shrunk to whole escape
+# sequences, so a closing `\"` or `\u0022` is never cut in half.
+
+_ESCAPE = re.compile(
+    r"""
+      \\u[0-9a-fA-F]{4}     # JSON: a UTF-16 code unit
+    | \\[nrtbf"'/\\]       # JSON and Python one-character escapes
+    | \\\r?\n             # a line wrapped with a trailing backslash
+    | %[2-7][0-9a-fA-F]     # percent-encoded printable ASCII (so %DB_PASSWORD% stays)
+    """,
+    re.ASCII | re.VERBOSE,
+)
+_SIMPLE_ESCAPES = {"n": "\n", "r": "\r", "t": "\t", "b": "\b", "f": "\f"}
+_BREAKING = frozenset("\n\r")  # a raw span never crosses an escape that decodes to these
+_QUOTES = frozenset("\"'`")  # nor begins or ends with one: it would take the quote
+_MAX_DECODE_LEVELS = 2  # a JSON line inside a JSON string is escaped twice
+
+
+class _View(NamedTuple):
+    text: str  # the decoded text
+    starts: list[int]  # raw index where the escape (or character) of each decoded char starts
+    ends: list[int]  # raw index where it ends
+
+
+class _RawEscapes(NamedTuple):
+    starts: list[int]  # raw spans of the escape sequences of the first level, in order
+    ends: list[int]
+    breaks: list[int]  # raw starts of escapes (any level) that decode to a line break
+    quotes: dict[int, int]  # raw start -> end of each first-level escape decoding to a quote
+    quote_ends: dict[int, int]  # and end -> start
+
+
+def _unescape(m: re.Match[str]) -> str:
+    seq = m.group()
+    if seq[0] == "%":
+        return chr(int(seq[1:], 16))
+    if seq[1] == "u":
+        return chr(int(seq[2:], 16))
+    if seq[1] in "\r\n":
+        return ""  # a line continuation joins the two lines
+    return _SIMPLE_ESCAPES.get(seq[1], seq[1])
+
+
+def _decode_once(text: str) -> tuple[_View, _RawEscapes] | None:
+    """The text with every escape decoded, and where its escapes are; None without any."""
+    chars: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    escapes = _RawEscapes([], [], [], {}, {})
+    pos = 0
+    for m in _ESCAPE.finditer(text):
+        a, b = m.span()
+        chars.append(text[pos:a])
+        starts.extend(range(pos, a))
+        ends.extend(range(pos + 1, a + 1))
+        decoded = _unescape(m)
+        chars.append(decoded)
+        if decoded:
+            starts.append(a)
+            ends.append(b)
+        escapes.starts.append(a)
+        escapes.ends.append(b)
+        if decoded in _BREAKING:
+            escapes.breaks.append(a)
+        elif decoded in _QUOTES:
+            escapes.quotes[a] = b
+            escapes.quote_ends[b] = a
+        pos = b
+    if pos == 0:
+        return None
+    chars.append(text[pos:])
+    starts.extend(range(pos, len(text)))
+    ends.extend(range(pos + 1, len(text) + 1))
+    return _View("".join(chars), starts, ends), escapes
+
+
+def _decoded_views(text: str) -> tuple[list[_View], _RawEscapes]:
+    """Up to `_MAX_DECODE_LEVELS` decoded views mapped to `text`, and the raw escapes."""
+    raw = _RawEscapes([], [], [], {}, {})
+    views: list[_View] = []
+    current = _View(text, [], [])
+    for _ in range(_MAX_DECODE_LEVELS):
+        decoded = _decode_once(current.text)
+        if decoded is None:
+            break
+        view, escapes = decoded
+        if views:  # compose with the previous level's map back to the raw text
+            prev = current
+            raw.breaks.extend(prev.starts[i] for i in escapes.breaks)
+            view = _View(
+                view.text,
+                [prev.starts[i] for i in view.starts],
+                [prev.ends[i - 1] for i in view.ends],
+            )
+        else:
+            raw = escapes
+        views.append(view)
+        current = view
+    raw.breaks.sort()
+    return views, raw
+
+
+def _raw_span(view: _View, a: int, b: int) -> tuple[int, int]:
+    return view.starts[a], view.ends[b - 1]
+
+
+def _fit_raw(a: int, b: int, escapes: _RawEscapes) -> tuple[int, int]:
+    """A raw-text span shrunk to whole escape sequences, without an escaped quote at either
+    end (`-p\\u0027v\\u0027` is one unquoted word to the raw rule) and cut before a
+    line-break escape."""
+    i = bisect_right(escapes.starts, a) - 1
+    if i >= 0 and escapes.starts[i] < a < escapes.ends[i]:
+        a = escapes.ends[i]
+    while a in escapes.quotes:
+        a = escapes.quotes[a]
+    j = bisect_right(escapes.starts, b) - 1
+    if j >= 0 and escapes.starts[j] < b < escapes.ends[j]:
+        b = escapes.starts[j]
+    k = bisect_left(escapes.breaks, a)
+    if k < len(escapes.breaks) and escapes.breaks[k] < b:
+        b = escapes.breaks[k]
+    while b > a and b in escapes.quote_ends:
+        b = escapes.quote_ends[b]
+    return a, b
+
+
+_JSON_STRING = _rx(r'"(?:[^"\\\n]|\\.)*"')
+
+
+def _json_strings(text: str) -> tuple[list[int], list[int]]:
+    """The raw spans of the string tokens of every line of `text` that is a JSON document."""
+    starts: list[int] = []
+    ends: list[int] = []
+    pos = 0
+    for line in text.splitlines(keepends=True):
+        if line.lstrip()[:1] in ("{", "[") and _is_json(line):
+            for m in _JSON_STRING.finditer(line):
+                starts.append(pos + m.start())
+                ends.append(pos + m.end())
+        pos += len(line)
+    return starts, ends
+
+
+def _is_json(line: str) -> bool:
+    try:
+        json.loads(line)
+    except ValueError:
+        return False
+    return True
+
+
+def _inside_json_strings(
+    text: str, spans: list[tuple[int, int, str]]
+) -> list[tuple[int, int, str]]:
+    """Spans that start inside a JSON string token end before its closing quote, so a rule
+    that runs to the end of its block (a truncated private key) cannot eat `"}`."""
+    starts, ends = _json_strings(text)
+    if not starts:
+        return spans
+    kept: list[tuple[int, int, str]] = []
+    for a, b, name in spans:
+        i = bisect_right(starts, a) - 1
+        if i >= 0 and a < ends[i]:
+            b = min(b, ends[i] - 1)
+        if a < b:
+            kept.append((a, b, name))
+    return kept
+
+
+def _merge_spans(spans: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """Overlapping spans united, in text order; the union keeps the first span's name."""
+    merged: list[tuple[int, int, str]] = []
+    for a, b, name in sorted(spans):
+        if a >= b:
+            continue
+        if merged and a < merged[-1][1]:
+            last = merged[-1]
+            merged[-1] = (last[0], max(last[1], b), last[2])
+        else:
+            merged.append((a, b, name))
+    return merged
+
+
+def _decoded_texts(text: str) -> list[str]:
+    """The decoded texts of `_decoded_views`, without their maps (cheap: one `re.sub` each)."""
+    texts: list[str] = []
+    current = text
+    for _ in range(_MAX_DECODE_LEVELS):
+        if not _has_escape(current):
+            break
+        current = _ESCAPE.sub(_unescape, current)
+        texts.append(current)
+    return texts
+
+
+def _has_escape(text: str) -> bool:
+    return ("\\" in text or "%" in text) and _ESCAPE.search(text) is not None
+
+
+_DisplayResult = tuple[str, list[str], list[_Tok], bool]
+
+
+def _escaped_spans(
+    text: str, passes: int
+) -> tuple[_DisplayResult, list[tuple[int, int, str]] | None]:
+    """The raw text's own display result, and the display spans of escaped text: raw spans
+    (fitted to whole escapes, cut at line breaks) united with the decoded views' spans
+    mapped back. The spans are None where they equal the raw result's (the caller then
+    uses that result as is); the result reads as not converged when any view did not
+    converge. The offset maps are built only when something was found."""
+    raw = _display(text, passes, True)
+    found: list[list[_Tok]] = []
+    for view_text in [text, *_decoded_texts(text)]:
+        out, shapes, tokens, converged = raw if not found else _display(view_text, passes, True)
+        if not converged:
+            return (out, shapes, tokens, False), None
+        found.append([t for t in tokens if t[4] and t[2] < t[3]])
+    if not any(found):
+        return raw, None
+    views, escapes = _decoded_views(text)
+    spans = [(*_fit_raw(t[2], t[3], escapes), t[4]) for t in found[0]]
+    for view, tokens in zip(views, found[1:], strict=True):
+        spans.extend((*_raw_span(view, t[2], t[3]), t[4]) for t in tokens)
+    united = _inside_json_strings(text, _merge_spans(spans))
+    if united == _merge_spans([(t[2], t[3], t[4]) for t in found[0]]):
+        return raw, None
+    return raw, united
+
+
+def _replace_named(text: str, spans: list[tuple[int, int, str]]) -> str:
+    parts: list[str] = []
+    last = 0
+    for a, b, name in spans:
+        parts.append(text[last:a])
+        parts.append(f"[redacted:{name}]")
+        last = b
+    parts.append(text[last:])
+    return "".join(parts)
+
+
+def _escaped_claims(text: str, claims: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """Storage claims of `text` united with those of its decoded views, mapped back."""
+    if not _has_escape(text):
+        return claims  # the plain path
+    found = [_storage_claims(view_text) for view_text in _decoded_texts(text)]
+    if not claims and not any(found):
+        return claims
+    views, escapes = _decoded_views(text)
+    spans = [(*_fit_raw(a, b, escapes), kind) for a, b, kind in claims]
+    for view, view_claims in zip(views, found, strict=True):
+        spans.extend((*_raw_span(view, a, b), kind) for a, b, kind in view_claims)
+    return _inside_json_strings(text, _merge_spans(spans))
 
 
 _JsonT = TypeVar("_JsonT")
@@ -3379,6 +3667,25 @@ def _claim_pass(
     return [(lo, hi, fresh) for lo, hi, _, fresh in cur]
 
 
+def _storage_claims(plain: str) -> list[tuple[int, int, str]]:
+    """Every kind's claims on the text between well-formed markers, in text order."""
+    stretches: list[tuple[int, int]] = []  # the text between well-formed markers
+    last = 0
+    for m in _MARKER_RE.finditer(plain):
+        if m.start() > last:
+            stretches.append((last, m.start()))
+        last = m.end()
+    if last < len(plain):
+        stretches.append((last, len(plain)))
+    claims: list[tuple[int, int, str]] = []
+    kinds = _storage_kinds(plain)
+    flagged = [(lo, hi, True) for lo, hi in stretches]
+    while any(scan for _, _, scan in flagged):
+        flagged = _claim_pass(plain, kinds, flagged, claims)
+    claims.sort()
+    return claims
+
+
 def scrub_for_storage(text: str | None, *, sidecar: bool) -> Scrubbed:
     """Replace secret-shaped spans with `<REDACTED:kind:hhhhh>` markers; originals returned.
 
@@ -3393,22 +3700,9 @@ def scrub_for_storage(text: str | None, *, sidecar: bool) -> Scrubbed:
     plain = str.__str__(text)
     if not plain:
         return Scrubbed("", (), Originals())
-    stretches: list[tuple[int, int]] = []  # the text between well-formed markers
-    last = 0
-    for m in _MARKER_RE.finditer(plain):
-        if m.start() > last:
-            stretches.append((last, m.start()))
-        last = m.end()
-    if last < len(plain):
-        stretches.append((last, len(plain)))
-    claims: list[tuple[int, int, str]] = []
-    kinds = _storage_kinds(plain)
-    flagged = [(lo, hi, True) for lo, hi in stretches]
-    while any(scan for _, _, scan in flagged):
-        flagged = _claim_pass(plain, kinds, flagged, claims)
+    claims = _escaped_claims(plain, _storage_claims(plain))
     if not claims:
         return Scrubbed(plain, (), Originals())
-    claims.sort()
     if not has_sidecar:
         raise ScrubRefused(tuple(kind for _, _, kind in claims))
     parts: list[str] = []

@@ -1,0 +1,297 @@
+"""Escape-aware scanning: secrets inside JSON string escapes, percent-encoding and
+backslash-wrapped lines are found at both boundaries, and the output stays valid JSON.
+
+Contract tested here: for a JSON line, `json.loads(redacted)` succeeds, no value survives in
+either the raw or the decoded text, and every character outside the replaced spans is
+unchanged. Replaced spans cover whole escape sequences only.
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import urllib.parse
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import agentops.secret_redaction as sr
+from agentops.secret_redaction import find_secret_shapes, redact_secret_shapes, scrub_for_storage
+
+AWS_ID = "AKIA" + "QX7MZP2RWK4TN5VB"
+AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCY" + "9fQ2mZr8Lk"
+SLACK_HOOK = "https://hooks.slack.com/services/T0A1B2C3D/B4E5F6G7H/" + "q8R9s0T1u2V3w4X5y6Z7a8B9"
+PG_PASSWORD = "Vq8rT2mXk9LpZ4wN"
+PG_URI = f"postgres://admin:{PG_PASSWORD}@db.internal:5432/app"
+PRIVATE_BODY = "MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gunVTLw7onLRnrq0"
+PRIVATE_KEY = (
+    "-----BEGIN RSA PRIVATE KEY-----\n" + PRIVATE_BODY + "\n-----END RSA PRIVATE KEY-----\n"
+)
+DB_PASSWORD = "Hx7-kQ2pZ9vRt4Lm"
+
+
+def _line(content: str) -> str:
+    """A transcript line as an agent harness writes it."""
+    return json.dumps({"type": "tool_result", "content": content})
+
+
+def _php(line: str) -> str:
+    """PHP's json_encode escapes every slash."""
+    return line.replace("/", "\\/")
+
+
+def _unicode_quotes(line: str) -> str:
+    """Inner quotes written as \\u0022, as some encoders do."""
+    return line.replace('\\"', "\\u0022")
+
+
+CONFIGS = {
+    "aws-credentials": (
+        f"[default]\naws_access_key_id = {AWS_ID}\naws_secret_access_key = {AWS_SECRET}\n",
+        (AWS_ID, AWS_SECRET),
+    ),
+    "slack-webhook": (f'SLACK_WEBHOOK_URL="{SLACK_HOOK}"\n', (SLACK_HOOK[-24:],)),
+    "postgres-uri": (f"DATABASE_URL={PG_URI}\nDEBUG=false\n", (PG_PASSWORD,)),
+    "private-key": (f"# deploy key\n{PRIVATE_KEY}", (PRIVATE_BODY[:40],)),
+    "json-password": (
+        json.dumps({"db": {"user": "app", "password": DB_PASSWORD}}, indent=2),
+        (DB_PASSWORD,),
+    ),
+    "env-password": (f'export DB_PASSWORD="{DB_PASSWORD}"\n', (DB_PASSWORD,)),
+}
+WRAPPERS = {"plain": lambda s: s, "php": _php, "unicode": _unicode_quotes}
+
+
+def _gone(text: str, values: tuple[str, ...]) -> None:
+    for value in values:
+        for form in (value, json.dumps(value)[1:-1], _php(json.dumps(value)[1:-1])):
+            assert form not in text
+            assert form[:12] not in text
+
+
+@pytest.mark.parametrize("wrap", sorted(WRAPPERS))
+@pytest.mark.parametrize("config", sorted(CONFIGS))
+def test_config_inside_a_json_line_is_redacted_and_the_line_still_parses(
+    config: str, wrap: str
+) -> None:
+    content, values = CONFIGS[config]
+    line = WRAPPERS[wrap](_line(content))
+    assert json.loads(line)["content"] == content  # the fixture is a faithful JSON line
+    shown = redact_secret_shapes(line).text
+    _gone(shown, values)
+    _gone(json.loads(shown)["content"], values)
+    stored = scrub_for_storage(line, sidecar=True).text
+    _gone(stored, values)
+    _gone(json.loads(stored)["content"], values)
+
+
+def test_uri_before_an_escaped_newline_does_not_run_into_the_private_key() -> None:
+    """The reported bug: `...[redacted:db-uri-creds]]"` ate the key's token and its newline."""
+    line = _line(f"DATABASE_URL={PG_URI}\n{PRIVATE_KEY}")
+    shown = redact_secret_shapes(line)
+    content = json.loads(shown.text)["content"]
+    assert content == "DATABASE_URL=[redacted:db-uri-creds]\n[redacted:private-key]\n"
+    assert "]]" not in shown.text
+    stored = json.loads(scrub_for_storage(line, sidecar=True).text)["content"]
+    assert stored.startswith("DATABASE_URL=<REDACTED:db-uri-creds:")
+    assert "\n<REDACTED:private-key:" in stored
+
+
+def test_uri_with_php_slashes_keeps_the_neighbouring_line() -> None:
+    line = _php(_line(f"DATABASE_URL={PG_URI}\nDEBUG=false\n"))
+    assert "postgres:\\/\\/admin" in line
+    content = json.loads(redact_secret_shapes(line).text)["content"]
+    assert content.endswith("\nDEBUG=false\n")
+    assert PG_PASSWORD not in content
+
+
+def test_a_redaction_never_cuts_an_escape_sequence_in_half() -> None:
+    line = _unicode_quotes(_line(f'password = "{DB_PASSWORD}"\n'))
+    assert "\\u0022" + DB_PASSWORD in line
+    shown = redact_secret_shapes(line).text
+    assert shown.count("\\u0022") == 2
+    assert json.loads(shown)["content"] == 'password = "[redacted:keyed-secret]"\n'
+    for found in find_secret_shapes(line):
+        piece = line[found.start : found.end]
+        assert not piece.startswith(("u0022", "0022", "22")) and not piece.endswith("\\")
+
+
+def test_escaped_quotes_around_a_raw_match_stay() -> None:
+    """Raw, `-p\\u0027v\\u0027` is one unquoted word; the quotes must survive."""
+    line = _line("mysql -u root -p'Basil65' shop\n").replace("'", "\\u0027")
+    shown = redact_secret_shapes(line).text
+    assert "Basil65" not in shown and shown.count("\\u0027") == 2
+    assert json.loads(shown)["content"] == "mysql -u root -p'[redacted:keyed-secret]' shop\n"
+
+
+def test_percent_encoded_aws_secret_in_a_url() -> None:
+    quoted = urllib.parse.quote(AWS_SECRET, safe="")
+    assert "%2F" in quoted
+    text = f"GET https://s3.example.com/upload?AWSAccessKeyId={AWS_ID}&Secret={quoted}&x=1\n"
+    shown = redact_secret_shapes(text).text
+    assert quoted[:12] not in shown and AWS_ID not in shown
+    assert shown.endswith("&x=1\n")
+    assert quoted[:12] not in scrub_for_storage(text, sidecar=True).text
+
+
+def test_token_wrapped_with_a_trailing_backslash() -> None:
+    token = "ghp_" + "R8mK2qZ7xV4nT9wL3pJ6sB1cF5hD0gY8aE2u"
+    text = f'export GH_TOKEN="{token[:20]}\\\n{token[20:]}"\necho done\n'
+    shown = redact_secret_shapes(text).text
+    assert token[:12] not in shown and token[-12:] not in shown
+    assert shown.endswith('"\necho done\n')
+    stored = scrub_for_storage(text, sidecar=True).text
+    assert token[:12] not in stored and token[-12:] not in stored
+
+
+def test_json_line_nested_inside_a_json_line() -> None:
+    inner = _line(f'export DB_PASSWORD="{DB_PASSWORD}"\n')
+    line = _line(inner + "\n")
+    shown = redact_secret_shapes(line).text
+    assert DB_PASSWORD not in shown
+    content = json.loads(json.loads(shown)["content"])["content"]
+    assert content == 'export DB_PASSWORD="[redacted:keyed-secret]"\n'
+
+
+# ---- negatives: escaped text with no secret comes back byte-identical ---------------------
+
+STDLIB_JSON = pathlib.Path(json.__file__).parent
+
+
+def _chunks() -> list[str]:
+    chunks: list[str] = []
+    for path in sorted(STDLIB_JSON.glob("*.py")):
+        lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+        chunks.extend("".join(lines[i : i + 40]) for i in range(0, len(lines), 40))
+    return chunks
+
+
+def test_stdlib_json_sources_as_json_lines_come_back_byte_identical() -> None:
+    """The json package's sources are full of backslash escapes and % formats."""
+    chunks = _chunks()
+    assert len(chunks) > 20
+    for chunk in chunks:
+        if redact_secret_shapes(chunk).text != chunk:
+            continue  # the raw chunk is already redacted: no claim about its JSON form
+        for line in (_line(chunk), _php(_line(chunk)), json.dumps(chunk, ensure_ascii=True)):
+            assert redact_secret_shapes(line).text == line
+            assert find_secret_shapes(line) == ()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"path": "C:\\\\Users\\\\build\\\\new\\\\table.txt", "ok": true}',
+        '{"msg": "progress 100%\\n done \\u2713", "url": "https:\\/\\/example.com\\/a%20b"}',
+        "set PATH=%PATH%;%DB_PASSWORD%;%APPDATA%\\bin\n",
+        'printf "%5d %-20s\\n" "$n" "$name"\n',
+        "ls -la \\\n  /tmp\n",
+    ],
+)
+def test_escaped_benign_text_is_byte_identical(text: str) -> None:
+    assert redact_secret_shapes(text).text == text
+    assert scrub_for_storage(text, sidecar=False).text == text
+
+
+def test_text_without_backslash_or_percent_takes_the_plain_path() -> None:
+    """The benign path is unchanged: no decoded view is built."""
+    assert not sr._has_escape("password = 'x'\nno escapes here, 100 percent\n")
+    assert not sr._has_escape("100%DB_PASSWORD% \\d+ C:\\Users")
+    assert sr._has_escape("a\\nb") and sr._has_escape("a%2Fb")
+
+
+# ---- documented limits ----------------------------------------------------------------------
+
+
+def test_limit_a_secret_split_into_two_concatenated_literals_passes() -> None:
+    """Joining the lines leaves `"a" "b"`: two short literals, no single value."""
+    value = "Zq4" + "Xm9tRw2KpL7vNb3HsD8fJ"
+    text = f'API_KEY = "{value[:10]}" \\\n    "{value[10:]}"\n'
+    assert value[10:] in redact_secret_shapes(text).text
+
+
+def test_limit_only_two_levels_of_escaping_are_decoded() -> None:
+    content = f'export DB_PASSWORD="{DB_PASSWORD}"\n'
+    twice = _line(_line(content) + "\n")
+    thrice = _line(twice + "\n")
+    assert DB_PASSWORD not in redact_secret_shapes(twice).text
+    assert DB_PASSWORD in redact_secret_shapes(thrice).text
+
+
+def test_limit_percent_decoding_covers_printable_ascii_only() -> None:
+    """`%DB_PASSWORD%` is a Windows variable, not byte 0xDB: bytes above 0x7F stay encoded."""
+    assert sr._decoded_views("a%DBb%C3%A9")[0] == []
+    assert sr._decoded_views("a%2Fb")[0][0].text == "a/b"
+
+
+def test_limit_escaped_text_reports_one_shape_per_united_span() -> None:
+    """Overlapping raw and decoded findings become one token named after the first."""
+    line = _line(f"DATABASE_URL={PG_URI}\n")
+    assert redact_secret_shapes(line).shapes == ("db-uri-creds",)
+
+
+# ---- properties --------------------------------------------------------------------------------
+
+_PIECES = st.sampled_from(
+    [
+        "password=",
+        DB_PASSWORD,
+        AWS_SECRET,
+        PG_URI,
+        "\n",
+        '"',
+        "\\",
+        "%2F",
+        "%",
+        "/",
+        "\u2713",
+        "-----BEGIN RSA PRIVATE KEY-----\n",
+        " ",
+        "x",
+    ]
+)
+_TEXTS = st.lists(_PIECES | st.text(max_size=6), max_size=12).map("".join)
+
+
+@settings(max_examples=150, deadline=None)
+@given(_TEXTS)
+def test_a_redacted_json_line_always_parses(content: str) -> None:
+    line = _line(content)
+    json.loads(redact_secret_shapes(line).text)
+    json.loads(scrub_for_storage(line, sidecar=True).text)
+    php = _php(line)
+    json.loads(redact_secret_shapes(php).text)
+
+
+@settings(max_examples=150, deadline=None)
+@given(_TEXTS)
+def test_escaped_display_is_idempotent_and_found_spans_match(content: str) -> None:
+    line = _php(_line(content))
+    once = redact_secret_shapes(line)
+    assert redact_secret_shapes(once.text).text == once.text
+    found = find_secret_shapes(line)
+    assert tuple(f.shape for f in found) == once.shapes or once.text == sr.NONCONVERGENT_TOKEN
+
+
+@pytest.mark.parametrize(
+    "unit",
+    [
+        'password="\\" ',
+        "\\u0022password=\\u0022",
+        "%2Ftoken=",
+        "\\\n",
+        "x\\npostgres://a:b@",
+        "\\\\",
+    ],
+)
+def test_adversarial_escape_runs_finish(unit: str) -> None:
+    """A generous adversarial bound, not a speed figure (benchmarks/redact_speed.py is):
+    one claim per escape once rebuilt a table per span, quadratic in the escapes."""
+    import time
+
+    text = (unit * (200_000 // len(unit) + 1))[:200_000]
+    started = time.process_time()
+    redact_secret_shapes(text)
+    scrub_for_storage(text, sidecar=True)
+    assert time.process_time() - started < 5.0
