@@ -3983,13 +3983,33 @@ del _lit
 _B64_NOT_ASCII = tuple(lit for lit in _B64_RUN_LITERALS if not lit.isascii())
 
 
+_SETTLE_AFTER = 16  # stops of one character read one by one before it is settled whole
+
+
 def _prefilter_keys(
     text: str, prefilter: re.Pattern[str], stops: dict[str, tuple[_Stop, ...]]
 ) -> set[str]:
     found: set[str] = set()
+    stopped: dict[str, int] = {}  # stop character -> times it stopped the scan
     for m in prefilter.finditer(text):
         p = m.start()
-        for stop in stops[text[p]]:
+        c = text[p]
+        times = stopped.get(c, 0)
+        if times < 0:
+            continue  # settled: every key filed under this character is decided
+        if times == _SETTLE_AFTER:
+            # A character that stops the scan again and again (adversarial or repetitive text)
+            # is settled with one C-level scan per key: a literal is found at a stop exactly
+            # when it occurs in the text, a probe exactly when it matches somewhere.
+            for stop in stops[c]:
+                if stop.key not in found and (
+                    stop.literal in text if stop.probe is None else stop.probe.search(text)
+                ):
+                    found.add(stop.key)
+            stopped[c] = -1
+            continue
+        stopped[c] = times + 1
+        for stop in stops[c]:
             if stop.key in found:
                 continue  # dense text repeats its literals: each is checked until found once
             if stop.probe is None:
