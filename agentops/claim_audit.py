@@ -27,20 +27,26 @@ not done is false whatever the context, so a mechanical check suffices.
 
 Posture
 -------
-Fail-soft detector. It never raises. An unreadable ``answer`` or
-``files_changed`` gives ``AuditResult(False, (), 0)``: "not audited" is its
-own answer, never folded into "no false claims". What to do with a finding
-(hold the draft, push a correction) belongs to the caller's finish gate.
+Fail-soft detector. It never raises on what it inspects: an unreadable
+``answer`` or ``files_changed`` gives ``AuditResult(False, (), 0)``: "not
+audited" is its own answer, never folded into "no false claims". Strict on its
+one option: ``extra_extensions`` that is not an iterable of ``str`` (a bare
+``str``, bytes, a mapping, a number) raises ``TypeError``, and an entry that
+cannot be an extension (empty, or holding ``.``, ``/`` or ``\\`` after its
+leading dots) raises ``ValueError``; both messages name ``extra_extensions``.
+What to do with a finding (hold the draft, push a correction) belongs to the
+caller's finish gate.
 
-Choices where the contract is silent (each pinned by a test):
+Choices
+-------
+Each is pinned by a test.
+
 - A right single quotation mark (U+2019) counts as an apostrophe, so
   "haven't" typed with a curly quote still negates (the miss direction).
 - ``bytes``, ``bytearray`` and ``memoryview`` as ``files_changed`` are
   unreadable, like ``str``; an iterable that fails while being read is too.
-- ``extra_extensions`` given as a bare ``str`` is a wrong type and ignored;
-  entries that are not ``str`` are skipped; an entry that cannot be an
-  extension (empty, or holding ``.``, ``/`` or ``\\`` after its leading dots)
-  never matches anything.
+- ``extra_extensions`` entries keep their leading dots optional and are
+  matched case-insensitively (``".HcL"`` is ``hcl``).
 - Leading ``./`` is dropped repeatedly (``././a.js`` is ``a.js``).
 - A URL is blanked up to the next whitespace, trailing punctuation included,
   so a sentence end glued to a URL does not cut the sentence.
@@ -48,8 +54,10 @@ Choices where the contract is silent (each pinned by a test):
   per-line de-duplication belongs to ``audit``); line breaks inside the
   string it is given are not treated specially.
 
-WHAT THIS DOES NOT CATCH (each pinned by a test)
-------------------------------------------------
+What this does not catch
+------------------------
+Each is pinned by a test.
+
 1. Silence: work not mentioned at all.
 2. A claim with no file name ("Updated the loader to cache results").
 3. A claim split across lines: a "Files created:" heading over a bare list.
@@ -329,20 +337,21 @@ _NOT_AUDITED = AuditResult(False, (), 0)
 # --------------------------------------------------------------------------- reading a line
 
 
-def _extensions(extra: object) -> frozenset[str]:
+def _extensions(extra: Iterable[str]) -> frozenset[str]:
+    """`FILE_EXTENSIONS` plus `extra`; a wrong option raises naming `extra_extensions`."""
     if isinstance(extra, (str, bytes, bytearray, memoryview, Mapping)) or not isinstance(
         extra, Iterable
     ):
-        return FILE_EXTENSIONS
-    try:
-        items = list(extra)
-    except Exception:
-        return FILE_EXTENSIONS
-    # An entry that cannot be an extension ("", "tar.gz", "a/b") is harmless: the text after
-    # the last dot of a mention's last segment never equals it.
-    return FILE_EXTENSIONS | {
-        str.__str__(item).lstrip(".").lower() for item in items if isinstance(item, str)
-    }
+        raise TypeError(f"extra_extensions must be an iterable of str, not {type(extra).__name__}")
+    added: set[str] = set()
+    for item in list(extra):
+        if not isinstance(item, str):
+            raise TypeError(f"extra_extensions must hold str only, not {type(item).__name__}")
+        extension = str.__str__(item).lstrip(".").lower()
+        if not extension or any(mark in extension for mark in "./\\"):
+            raise ValueError(f"extra_extensions: {item!r} is not a file extension")
+        added.add(extension)
+    return FILE_EXTENSIONS | added
 
 
 def _blank_urls(text: str) -> str:
@@ -422,11 +431,13 @@ def _line_claims(line: str, extensions: frozenset[str]) -> list[Claim]:
     return claims
 
 
-def claimed_paths(line: object, *, extra_extensions: object = ()) -> tuple[Claim, ...]:
-    """The `Claim`s one line makes (URLs blanked, sentences, verbs, mentions); non-str -> ()."""
+def claimed_paths(line: str, *, extra_extensions: Iterable[str] = ()) -> tuple[Claim, ...]:
+    """The `Claim`s one line makes (URLs blanked, sentences, verbs, mentions); non-str -> ().
+    A wrong `extra_extensions` raises TypeError/ValueError naming it."""
+    extensions = _extensions(extra_extensions)
     if not isinstance(line, str):
-        return ()
-    return tuple(_line_claims(str.__str__(line), _extensions(extra_extensions)))
+        return ()  # type: ignore[unreachable]  # data of any type: no claims, never a raise
+    return tuple(_line_claims(str.__str__(line), extensions))
 
 
 # --------------------------------------------------------------------------- matching
@@ -487,15 +498,18 @@ def _changed_paths(files_changed: object) -> list[str] | None:
     return [path for path in paths if path.strip()]
 
 
-def audit(answer: object, files_changed: object, *, extra_extensions: object = ()) -> AuditResult:
-    """Past-tense file claims in `answer` that `files_changed` does not back, in line order."""
+def audit(
+    answer: str, files_changed: Iterable[str], *, extra_extensions: Iterable[str] = ()
+) -> AuditResult:
+    """Past-tense file claims in `answer` that `files_changed` does not back, in line order.
+    Unreadable data -> not audited; a wrong `extra_extensions` raises TypeError/ValueError."""
+    extensions = _extensions(extra_extensions)
     if not isinstance(answer, str):
-        return _NOT_AUDITED
+        return _NOT_AUDITED  # type: ignore[unreachable]  # data of any type: not audited
     changed = _changed_paths(files_changed)
     if changed is None:
         return _NOT_AUDITED
     index = _Index(changed)
-    extensions = _extensions(extra_extensions)
     verdicts: dict[str, bool] = {}
     found: list[FalseClaim] = []
     checked = 0
@@ -557,9 +571,19 @@ def _self_check() -> None:
     assert claimed_paths("template.js is updated on every build") == ()
     assert claimed_paths("I haven't modified template.js") == ()
     assert claimed_paths("I did not touch a.js; I updated b.js.") == (Claim("updated", "b.js"),)
-    assert audit(None, []) == _NOT_AUDITED
+    assert audit(None, []) == _NOT_AUDITED  # type: ignore[arg-type]
     assert audit("Updated a.js", "template.js") == _NOT_AUDITED
-    assert audit("Updated a.js", None) == _NOT_AUDITED
+    assert audit("Updated a.js", None) == _NOT_AUDITED  # type: ignore[arg-type]
+    assert audit("Updated deploy.hcl", [], extra_extensions=[".HCL"]).false_claims[0].path == (
+        "deploy.hcl"
+    )
+    for wrong, error in (("hcl", TypeError), ([3], TypeError), (["x.hcl"], ValueError)):
+        try:
+            audit("Updated a.js", [], extra_extensions=wrong)  # type: ignore[arg-type]
+        except error as raised:
+            assert "extra_extensions" in str(raised)
+        else:
+            raise AssertionError(f"extra_extensions={wrong!r} did not raise")
     # limits: no file name, a verb outside the list, a fenced line
     assert audit("Updated the loader.", []) == AuditResult(True, (), 0)
     assert audit("Split template.js into three files", []) == AuditResult(True, (), 0)

@@ -630,6 +630,17 @@ def _self_check() -> None:
 
     garbage = check("garbage", 42, object())  # type: ignore[arg-type]
     assert garbage.action == RUN and garbage.count == 0 and garbage.state == new_turn()
+    for wrong, error in (
+        (GuardConfig(max_live_per_turn=0), ValueError),
+        (GuardConfig(threshold="0.8"), TypeError),  # type: ignore[arg-type]
+        (GuardConfig(budget_tools="rag_lookup"), TypeError),  # type: ignore[arg-type]
+    ):
+        try:
+            check(new_turn(), "rag_lookup", query="q", config=wrong)
+        except error as raised:
+            assert str(raised).startswith("GuardConfig.")
+        else:
+            raise AssertionError(f"{wrong!r} did not raise")
 
     # limits: a big rewording runs live; a one-word difference can match
     assert similarity("create table", "build a grid") < THRESHOLD

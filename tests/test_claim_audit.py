@@ -269,24 +269,34 @@ def test_str_subclasses_accepted() -> None:
 
 
 @pytest.mark.parametrize(
-    "extra", [[".hcl"], ["hcl"], ["HCL"], (".HcL",), {"..hcl"}, iter([".hcl"]), [None, 3, ".hcl"]]
+    "extra", [[".hcl"], ["hcl"], ["HCL"], (".HcL",), {"..hcl"}, iter([".hcl"]), ["hcl", "hcl"]]
 )
 def test_extra_extensions_forms(extra: Any) -> None:
     assert false_paths("Updated deploy.hcl", [], extra_extensions=extra) == ["deploy.hcl"]
 
 
-@pytest.mark.parametrize(
-    "extra",
-    [".hcl", "hcl", b"hcl", None, 42, {"hcl": 1}, [""], ["."], ["x.hcl"], ["a/hcl"], ["a\\hcl"]],
-)
-def test_extra_extensions_wrong_type_ignored(extra: Any) -> None:
-    assert false_paths("Updated deploy.hcl and a.js", [], extra_extensions=extra) == ["a.js"]
+@pytest.mark.parametrize("extra", [".hcl", "hcl", b"hcl", None, 42, {"hcl": 1}, [None, ".hcl"]])
+def test_extra_extensions_wrong_type_raises(extra: Any) -> None:
+    with pytest.raises(TypeError, match="extra_extensions"):
+        audit("Updated deploy.hcl and a.js", [], extra_extensions=extra)
+    with pytest.raises(TypeError, match="extra_extensions"):
+        claimed_paths("Updated deploy.hcl", extra_extensions=extra)
+
+
+@pytest.mark.parametrize("extra", [[""], ["."], ["x.hcl"], ["a/hcl"], ["a\\hcl"], ["hcl", ".."]])
+def test_extra_extensions_not_an_extension_raises(extra: Any) -> None:
+    with pytest.raises(ValueError, match="extra_extensions"):
+        audit("Updated deploy.hcl and a.js", [], extra_extensions=extra)
+
+
+def test_wrong_option_raises_even_when_data_is_unreadable() -> None:
+    with pytest.raises(TypeError, match="extra_extensions"):
+        audit(None, None, extra_extensions="hcl")  # type: ignore[arg-type]
 
 
 def test_extra_extensions_in_claimed_paths() -> None:
     assert paths("Updated deploy.hcl", extra_extensions=["hcl"]) == ["deploy.hcl"]
     assert paths("Updated deploy.hcl") == []
-    assert paths("Updated deploy.hcl", extra_extensions="hcl") == []
 
 
 @pytest.mark.parametrize("bad", [None, 42, b"Updated a.js", ["Updated a.js"]])
@@ -745,8 +755,13 @@ _anything = st.one_of(
 )
 
 
-@given(_anything, _anything, _anything)
-def test_property_never_raises_and_deterministic(answer: Any, changed: Any, extra: Any) -> None:
+_extra = st.lists(st.sampled_from(["hcl", ".tf", "HCL", "nix"]), max_size=3)
+
+
+@given(_anything, _anything, _extra)
+def test_property_never_raises_on_data_and_deterministic(
+    answer: Any, changed: Any, extra: list[str]
+) -> None:
     result = audit(answer, changed, extra_extensions=extra)
     assert isinstance(result, AuditResult)
     assert result.checked >= len(result.false_claims)
