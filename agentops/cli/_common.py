@@ -78,12 +78,12 @@ class ArgumentParser(argparse.ArgumentParser):
 Subcommands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 
-def add_json_option(parser: argparse.ArgumentParser) -> None:
-    """`--json`, defined once for every command that has it."""
+def add_json_option(parser: argparse.ArgumentParser, document: str = "") -> None:
+    """`--json`, defined once for every command that has it; `document` says what
+    the one JSON document holds where the command has more to say."""
+    help_text = "one JSON document on stdout"
     parser.add_argument(
-        "--json",
-        action="store_true",
-        help="one JSON document on stdout (the same as --format json where there is one)",
+        "--json", action="store_true", help=f"{help_text}: {document}" if document else help_text
     )
 
 

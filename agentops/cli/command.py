@@ -51,11 +51,7 @@ def register(commands: _common.Subcommands, hooks: _common.Subcommands) -> None:
     normalize.add_argument(
         "cmd", nargs="?", metavar="CMD", help="the command text (default: read stdin)"
     )
-    normalize.add_argument(
-        "--json",
-        action="store_true",
-        help='print {"command": ..., "scannable": ...} with exact strings',
-    )
+    _common.add_json_option(normalize, '{"command", "scannable"} with exact strings')
     normalize.set_defaults(run=run_normalize)
     views = tools.add_parser(
         "views",
@@ -66,11 +62,7 @@ def register(commands: _common.Subcommands, hooks: _common.Subcommands) -> None:
     views.add_argument(
         "cmd", nargs="?", metavar="CMD", help="the command text (default: read stdin)"
     )
-    views.add_argument(
-        "--json",
-        action="store_true",
-        help='print {"command", "views", "commands", "problem"} with exact strings',
-    )
+    _common.add_json_option(views, '{"command", "views", "commands", "problem"} with exact strings')
     views.set_defaults(run=run_views)
 
 

@@ -59,7 +59,7 @@ def register(commands: _common.Subcommands, hooks: _common.Subcommands) -> None:
     ):
         parser = sub.add_parser(action, help=help_text)
         parser.add_argument("directory", metavar="DIR", help="the memory directory")
-        parser.add_argument("--json", action="store_true", help="one JSON document on stdout")
+        _common.add_json_option(parser)
         parser.set_defaults(run=run, memory_action=action, crash_exit=_common.EXIT_BLIND)
 
 

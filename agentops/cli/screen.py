@@ -46,7 +46,7 @@ def register(commands: _common.Subcommands, hooks: _common.Subcommands) -> None:
         "rates over every row read, and the would_block rows to review. " + _EPILOG,
     )
     summarize.add_argument("log", metavar="LOG.ndjson", help="the verdict log ('-' for stdin)")
-    summarize.add_argument("--json", action="store_true", help="one JSON document on stdout")
+    _common.add_json_option(summarize)
     summarize.set_defaults(run=run_summarize)
 
 

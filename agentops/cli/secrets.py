@@ -48,7 +48,7 @@ def register(commands: _common.Subcommands, hooks: _common.Subcommands) -> None:
         "redact", help="print files (or stdin) with secret-shaped spans redacted"
     )
     redact.add_argument("files", nargs="*", metavar="FILE", help="files to read (default stdin)")
-    redact.add_argument("--json", action="store_true", help="one JSON document with shapes")
+    _common.add_json_option(redact, "the redacted text with its shapes")
     redact.set_defaults(run=run_redact)
 
     scan = commands.add_parser(
