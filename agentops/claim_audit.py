@@ -1,7 +1,7 @@
 """claim_audit: past-tense file claims in an agent's answer that the change record contradicts.
 
-The failure guarded against
----------------------------
+The failure
+-----------
 Asked to split a file, a coding agent created three modules and reported four:
 "1. Created xmlLoader.js ... 4. Updated template.js to import and use the new
 files." Step 4 never happened. The agent had planned it and narrated the plan

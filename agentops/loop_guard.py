@@ -1,7 +1,7 @@
 """loop_guard: ration repeated and reworded tool calls within one agent turn.
 
-The failure guarded against
----------------------------
+The failure
+-----------
 A model does not notice that it repeats itself. One recorded turn held twelve
 identical knowledge lookups, although each lookup result carried a note that
 the question had been asked already (the note was read as one more piece of
