@@ -297,3 +297,25 @@ def test_adversarial_escape_runs_finish(unit: str) -> None:
     redact_secret_shapes(text)
     scrub_for_storage(text, sidecar=True)
     assert time.process_time() - started < 5.0
+
+
+def test_truncated_key_block_stays_inside_its_string_on_any_line() -> None:
+    """A key block with no END line runs to the end of its text; inside a JSON string it
+    stops before the closing quote, in the first string of a line and on a later line."""
+    block = "-----BEGIN RSA PRIVATE KEY-----\n" + PRIVATE_BODY  # agentops: allow-secret
+    first = json.dumps([block, "tail"])
+    text = _line("ok") + "\n" + first + "\n"
+    shown = redact_secret_shapes(text).text
+    head, second, end = shown.split("\n")
+    assert head == _line("ok") and end == ""
+    assert json.loads(second)[0] == "[redacted:private-key]"
+    assert PRIVATE_BODY[:12] not in shown
+
+
+def test_fit_raw_keeps_whole_escapes_at_both_ends() -> None:
+    raw = "\\u0022abc\\u0022 x\\ny"
+    _, escapes = sr._decoded_views(raw)
+    assert sr._fit_raw(2, 10, escapes) == (6, 9)  # starts inside the first escape
+    assert sr._fit_raw(6, 12, escapes) == (6, 9)  # ends inside the closing escape
+    assert sr._fit_raw(0, 15, escapes) == (6, 9)  # escaped quotes at both ends dropped
+    assert sr._fit_raw(16, 20, escapes) == (16, 17)  # cut before the escaped newline
