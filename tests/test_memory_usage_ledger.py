@@ -93,7 +93,7 @@ def test_public_api() -> None:
     assert Touch("a", 2, "t").count == 2
 
 
-# --------------------------------------------------------------------------- §9 acceptance
+# --------------------------------------------------------------------------- section 9: acceptance
 
 
 def test_example_1_counts_and_never_touched() -> None:
@@ -214,7 +214,7 @@ def test_example_11_unknown_names_still_recorded() -> None:
     assert got.unknown == ("alhpa",) and got.rejected == ()
 
 
-# --------------------------------------------------------------------------- §3 timestamps
+# --------------------------------------------------------------------------- section 3: timestamps
 
 
 @pytest.mark.parametrize(
@@ -434,7 +434,7 @@ def test_now_that_cannot_convert_means_current_time() -> None:
     assert tally_usage([row("a", "2026-08-14")], [], now=edge).rows_read == 1
 
 
-# --------------------------------------------------------------------------- §4 parse
+# --------------------------------------------------------------------------- section 4: parse
 
 
 def test_parse_splits_on_newline_only() -> None:
@@ -531,7 +531,7 @@ def test_parse_torn_last_line_is_skipped_not_raised() -> None:
     assert parse_ledger_text(text) == LedgerRows(({"ts": "2026-08-14T00:00:00Z", "name": "a"},), 1)
 
 
-# --------------------------------------------------------------------------- §5 format
+# --------------------------------------------------------------------------- section 5: format
 
 
 def test_format_exact_text() -> None:
@@ -601,7 +601,7 @@ def test_format_iterable_that_raises_is_empty() -> None:
     assert format_ledger_rows(rows()) == ""
 
 
-# --------------------------------------------------------------------------- §6 touch rows
+# --------------------------------------------------------------------------- section 6: touch rows
 
 
 @pytest.mark.parametrize(
@@ -742,7 +742,7 @@ def test_known_names_check() -> None:
     assert got.unknown == ("alpha",) and got.rejected == ("x/y",)
 
 
-# --------------------------------------------------------------------------- §7 tally
+# --------------------------------------------------------------------------- section 7: tally
 
 
 def test_window_fallback_and_echo() -> None:
@@ -914,7 +914,7 @@ def test_str_subclass_rows_become_plain() -> None:
     assert got.never_touched == ("c",) and type(got.never_touched[0]) is str
 
 
-# --------------------------------------------------------------------------- §8 limits
+# --------------------------------------------------------------------------- section 8: limits
 
 
 def test_limit_empty_ledger_is_absence_not_rot() -> None:

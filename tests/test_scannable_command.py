@@ -525,7 +525,7 @@ def test_limit_8_context_is_not_modelled() -> None:
     assert matches_raw_or_scannable(BODY_RE, "alias b='gh pr create --bo'; b dy") is False
 
 
-# --- the contract, literally: rounds of the three passes exactly as specified ----------
+# --- the reference, literally: rounds of the three passes exactly as documented ---------
 
 _REF_TOKEN = re.compile(r"\$'((?:[^'\\]|\\.)*)'")
 _REF_ESCAPE = re.compile(
