@@ -3206,10 +3206,15 @@ def _track(tokens: list[_Tok], spans: _Spans, name: str, tlen: int) -> list[_Tok
     return new
 
 
-def _valid_passes(max_passes: object) -> int:
-    if isinstance(max_passes, int) and not isinstance(max_passes, bool) and max_passes >= 1:
-        return int(max_passes)
-    return MAX_REDACTION_PASSES
+def _checked_passes(max_passes: object) -> int:
+    """The `max_passes` option: None (the default bound) or an int >= 1, never a bool."""
+    if max_passes is None:
+        return MAX_REDACTION_PASSES
+    if isinstance(max_passes, bool) or not isinstance(max_passes, int):
+        raise TypeError(f"max_passes must be None or an int, not {type(max_passes).__name__}")
+    if max_passes < 1:
+        raise ValueError(f"max_passes must be >= 1, got {max_passes}")
+    return int(max_passes)
 
 
 def _display(text: str, passes: int, track: bool) -> tuple[str, list[str], list[_Tok], bool]:
@@ -3234,21 +3239,24 @@ def _display(text: str, passes: int, track: bool) -> tuple[str, list[str], list[
     return out, shapes, tokens, False
 
 
-def redact_secret_shapes(text: object, *, max_passes: object = None) -> Redaction:
+def redact_secret_shapes(text: str, *, max_passes: int | None = None) -> Redaction:
     """Replace every secret-shaped span with `[redacted:<shape>]`; fail closed on non-convergence.
 
-    Non-`str` input gives `Redaction("", ())`. Never raises.
+    `text` is data: anything that is not a `str` gives `Redaction("", ())`, and no text
+    makes it raise. `max_passes` is an option (None, or an int >= 1): a wrong one raises
+    `TypeError` or `ValueError` naming it.
     """
+    passes = _checked_passes(max_passes)
     if not isinstance(text, str) or not text:
         return Redaction("", ())
     plain = str.__str__(text)
     try:
         if _has_escape(plain):
-            (out, shapes, _, converged), spans = _escaped_spans(plain, _valid_passes(max_passes))
+            (out, shapes, _, converged), spans = _escaped_spans(plain, passes)
             if converged and spans is not None:
                 return Redaction(_replace_named(plain, spans), tuple(n for _, _, n in spans))
         else:
-            out, shapes, _, converged = _display(plain, _valid_passes(max_passes), False)
+            out, shapes, _, converged = _display(plain, passes, False)
     except Exception:  # pragma: no cover - fail closed on any internal error
         return Redaction(NONCONVERGENT_TOKEN, (_NONCONVERGENT,))
     if not converged:
@@ -3256,7 +3264,7 @@ def redact_secret_shapes(text: object, *, max_passes: object = None) -> Redactio
     return Redaction(out, tuple(shapes))
 
 
-def find_secret_shapes(text: object) -> tuple[Found, ...]:
+def find_secret_shapes(text: str) -> tuple[Found, ...]:
     """Spans of the input that `redact_secret_shapes` replaces, in text order; never values."""
     if not isinstance(text, str) or not text:
         return ()
@@ -4192,12 +4200,13 @@ def _self_check() -> None:
     )
     js = r('{"url":"https://x.example/cb","token":"' + b64 + '"}')
     assert js.text == '{"url":"https://x.example/cb","token":"[redacted:long-base64]"}'
-    for bad in (aws.encode(), None, 123):
+    not_text: tuple[Any, ...] = (aws.encode(), None, 123)  # data, not an option: no raise
+    for bad in not_text:
         assert r(bad) == ("", ())
     # find_secret_shapes
     assert find_secret_shapes(uri) == (Found("db-uri-creds", 0, len(uri)),)
     assert find_secret_shapes("x " + aws) == (Found("aws-key", 2, 22),)
-    assert find_secret_shapes(aws.encode()) == ()
+    assert find_secret_shapes(not_text[0]) == ()
     # Storage
     sc = scrub_for_storage
 

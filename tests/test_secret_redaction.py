@@ -384,10 +384,21 @@ def test_str_subclass_read_as_plain_value() -> None:
     assert s.text == "hello" and type(s.text) is str
 
 
-@pytest.mark.parametrize("mp", [True, False, 1.0, 0, -3, "1", None, [1]])
-def test_max_passes_fallback(mp: object) -> None:
-    uri = "postgres://AKIAIOSFODNN7EXAMPLE@db.example"
-    assert redact(uri, max_passes=mp) == ("[redacted:db-uri-creds]", ("aws-key", "db-uri-creds"))
+def test_max_passes_none_is_the_default_bound() -> None:
+    uri = "postgres://AKIAIOSFODNN7EXAMPLE@db.example"  # agentops: allow-secret
+    assert redact(uri, max_passes=None) == ("[redacted:db-uri-creds]", ("aws-key", "db-uri-creds"))
+
+
+@pytest.mark.parametrize("mp", [True, False, 1.0, "1", [1]])
+def test_max_passes_of_a_wrong_type_raises_naming_it(mp: object) -> None:
+    with pytest.raises(TypeError, match="max_passes must be None or an int"):
+        redact("text", max_passes=mp)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("mp", [0, -3])
+def test_max_passes_below_one_raises_naming_it(mp: int) -> None:
+    with pytest.raises(ValueError, match=f"max_passes must be >= 1, got {mp}"):
+        redact("text", max_passes=mp)
 
 
 def test_max_passes_int_subclass_counts() -> None:
