@@ -60,8 +60,10 @@ decoded, quotes removed, word-escaping backslashes dropped) and
 `matches_raw_or_scannable(pattern, text)` (raw OR legacy, as before). The
 reference with worked examples is docs/reference/scannable_command.md.
 
-WHAT THIS DOES NOT CATCH (each limit is pinned by a test)
---------------------------------------------------------
+What this does not catch
+------------------------
+Each limit is pinned by a test.
+
 1. Space-separated tokens: `--bo dy` stays two words (gluing words would fire
    on text that merely discusses a flag).
 2. Run-time values: environment variables, `read`, loop variables, `$(...)`

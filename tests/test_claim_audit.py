@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -828,32 +825,3 @@ def test_many_changed_paths_with_same_name_is_fast() -> None:
 
 
 # --------------------------------------------------------------------------- self-check
-
-
-def test_self_check_passes(capsys: pytest.CaptureFixture[str]) -> None:
-    ca._self_check()
-    assert capsys.readouterr().out == "claim_audit self-check: all assertions passed\n"
-
-
-def test_running_the_file_runs_the_self_check() -> None:
-    done = subprocess.run(
-        [sys.executable, str(Path(ca.__file__).resolve())],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert done.returncode == 0
-    assert done.stdout == "claim_audit self-check: all assertions passed\n"
-
-
-def test_self_check_refuses_under_O() -> None:
-    done = subprocess.run(
-        [sys.executable, "-O", "-c", "from agentops import claim_audit; claim_audit._self_check()"],
-        capture_output=True,
-        text=True,
-        cwd=str(Path(ca.__file__).resolve().parent.parent),
-        check=False,
-    )
-    assert done.returncode != 0
-    assert "all assertions passed" not in done.stdout
-    assert "assert" in done.stderr.lower()

@@ -4,11 +4,8 @@ from __future__ import annotations
 
 import json
 import math
-import subprocess
-import sys
 import types
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -1135,32 +1132,3 @@ def test_pathological_query_is_fast() -> None:
 
 
 # --------------------------------------------------------------------------- self-check
-
-
-def test_self_check_passes(capsys: pytest.CaptureFixture[str]) -> None:
-    lg._self_check()
-    assert capsys.readouterr().out == "loop_guard self-check: all assertions passed\n"
-
-
-def test_running_the_file_runs_the_self_check() -> None:
-    done = subprocess.run(
-        [sys.executable, str(Path(lg.__file__).resolve())],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert done.returncode == 0
-    assert done.stdout == "loop_guard self-check: all assertions passed\n"
-
-
-def test_self_check_refuses_under_O() -> None:
-    done = subprocess.run(
-        [sys.executable, "-O", "-c", "from agentops import loop_guard; loop_guard._self_check()"],
-        capture_output=True,
-        text=True,
-        cwd=str(Path(lg.__file__).resolve().parent.parent),
-        check=False,
-    )
-    assert done.returncode != 0
-    assert "all assertions passed" not in done.stdout
-    assert "assert" in done.stderr.lower()
