@@ -347,6 +347,19 @@ _HEXLET = frozenset("abcdefABCDEF")
 _DIGITS = frozenset("0123456789")
 
 
+def _beside_vendor_word(word: str, value: str) -> Callable[[str], _Spans]:
+    """A finder for a `value`-shaped secret assigned right after a vendor's word
+    (`MAILGUN_API_KEY = "<value>"`, `"mailgun_key": "<value>"`): only the value's
+    span is reported, so the key and the quotes stay."""
+    rx = _rx(
+        rf"(?i:{word})[\w.-]{{0,30}}?"  # the vendor word, then the rest of the key name
+        r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?"  # an assignment, quotes optional
+        rf"((?=[A-Za-z_=+/.|%:-]*[0-9])(?:{value}))"  # the value, which holds a digit
+        r"(?![A-Za-z0-9_=+/-])"  # and ends where a token would
+    )
+    return lambda text: [m.span(1) for m in rx.finditer(text)]
+
+
 def _entropy_at_least(counts: Iterable[int], n: int, twice_bits: int) -> bool:
     """True when the Shannon entropy of `counts` (summing to n) is >= twice_bits / 2, exactly."""
     cs = [c for c in counts if c]
@@ -2118,79 +2131,37 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
             _Anchor("ADAFRUIT", b64_run=True),
             _Anchor("adafruit", b64_run=True),
         ),
-        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
-            _rx(
-                r"(?i:adafruit)[\w.-]{0,30}?"
-                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
-                r"[A-Za-z0-9_-]{32}"
-                r"))(?![A-Za-z0-9_=+/-])"
-            )
-        ),
+        finder=_beside_vendor_word("adafruit", r"[A-Za-z0-9_-]{32}"),
     ),
     _ShapeRule(
         "adobe-keyed",
         "Adobe client id beside the word adobe",
         tuple(_Anchor(form, b64_run=True) for form in ("ADOBE", "adobe")),
-        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
-            _rx(
-                r"(?i:adobe)[\w.-]{0,30}?"
-                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
-                r"[0-9a-fA-F]{32}"
-                r"))(?![A-Za-z0-9_=+/-])"
-            )
-        ),
+        finder=_beside_vendor_word("adobe", r"[0-9a-fA-F]{32}"),
     ),
     _ShapeRule(
         "airtable-keyed",
         "Airtable API key beside the word airtable",
         _at("AIRTABLE", "airtable"),
-        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
-            _rx(
-                r"(?i:airtable)[\w.-]{0,30}?"
-                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
-                r"[A-Za-z0-9]{17}"
-                r"))(?![A-Za-z0-9_=+/-])"
-            )
-        ),
+        finder=_beside_vendor_word("airtable", r"[A-Za-z0-9]{17}"),
     ),
     _ShapeRule(
         "algolia-keyed",
         "Algolia API key beside the word algolia",
         tuple(_Anchor(form, b64_run=True) for form in ("ALGOLIA", "algolia")),
-        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
-            _rx(
-                r"(?i:algolia)[\w.-]{0,30}?"
-                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
-                r"[A-Za-z0-9]{32}"
-                r"))(?![A-Za-z0-9_=+/-])"
-            )
-        ),
+        finder=_beside_vendor_word("algolia", r"[A-Za-z0-9]{32}"),
     ),
     _ShapeRule(
         "alibaba-keyed",
         "Alibaba Cloud secret beside the word alibaba",
         _at("ALIBABA", "alibaba"),
-        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
-            _rx(
-                r"(?i:alibaba)[\w.-]{0,30}?"
-                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
-                r"[A-Za-z0-9]{30}"
-                r"))(?![A-Za-z0-9_=+/-])"
-            )
-        ),
+        finder=_beside_vendor_word("alibaba", r"[A-Za-z0-9]{30}"),
     ),
     _ShapeRule(
         "asana-keyed",
         "Asana client secret beside the word asana",
         tuple(_Anchor(form, b64_run=True) for form in ("ASANA", "asana")),
-        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
-            _rx(
-                r"(?i:asana)[\w.-]{0,30}?"
-                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
-                r"[A-Za-z0-9]{32}"
-                r"))(?![A-Za-z0-9_=+/-])"
-            )
-        ),
+        finder=_beside_vendor_word("asana", r"[A-Za-z0-9]{32}"),
     ),
     _ShapeRule(
         "atlassian-keyed",
@@ -2203,66 +2174,31 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
             _Anchor("confluence", b64_run=True),
             _Anchor("jira"),
         ),
-        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
-            _rx(
-                r"(?i:atlassian|jira|confluence)[\w.-]{0,30}?"
-                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
-                r"[A-Za-z0-9]{24}"
-                r"))(?![A-Za-z0-9_=+/-])"
-            )
-        ),
+        finder=_beside_vendor_word("atlassian|jira|confluence", r"[A-Za-z0-9]{24}"),
     ),
     _ShapeRule(
         "beamer-keyed",
         "Beamer API key beside the word beamer",
         _at("BEAMER", "beamer"),
-        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
-            _rx(
-                r"(?i:beamer)[\w.-]{0,30}?"
-                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
-                r"b_[A-Za-z0-9=_-]{44}"
-                r"))(?![A-Za-z0-9_=+/-])"
-            )
-        ),
+        finder=_beside_vendor_word("beamer", r"b_[A-Za-z0-9=_-]{44}"),
     ),
     _ShapeRule(
         "bitbucket-keyed",
         "Bitbucket client id or secret beside the word bitbucket",
         _at("BITBUCKET", "bitbucket"),
-        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
-            _rx(
-                r"(?i:bitbucket)[\w.-]{0,30}?"
-                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
-                r"[A-Za-z0-9=_-]{64}|[A-Za-z0-9]{32}"
-                r"))(?![A-Za-z0-9_=+/-])"
-            )
-        ),
+        finder=_beside_vendor_word("bitbucket", r"[A-Za-z0-9=_-]{64}|[A-Za-z0-9]{32}"),
     ),
     _ShapeRule(
         "bittrex-keyed",
         "Bittrex key or secret beside the word bittrex",
         tuple(_Anchor(form, b64_run=True) for form in ("BITTREX", "bittrex")),
-        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
-            _rx(
-                r"(?i:bittrex)[\w.-]{0,30}?"
-                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
-                r"[A-Za-z0-9]{32}"
-                r"))(?![A-Za-z0-9_=+/-])"
-            )
-        ),
+        finder=_beside_vendor_word("bittrex", r"[A-Za-z0-9]{32}"),
     ),
     _ShapeRule(
         "meraki-keyed",
         "Cisco Meraki API key beside the word meraki",
         tuple(_Anchor(form, b64_run=True) for form in ("MERAKI", "meraki")),
-        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
-            _rx(
-                r"(?i:meraki)[\w.-]{0,30}?"
-                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
-                r"[0-9a-fA-F]{40}"
-                r"))(?![A-Za-z0-9_=+/-])"
-            )
-        ),
+        finder=_beside_vendor_word("meraki", r"[0-9a-fA-F]{40}"),
     ),
     _ShapeRule(
         "cloudflare-keyed",
@@ -2271,53 +2207,25 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
             _Anchor("CLOUDFLARE", b64_run=True),
             _Anchor("cloudflare", b64_run=True),
         ),
-        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
-            _rx(
-                r"(?i:cloudflare)[\w.-]{0,30}?"
-                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
-                r"[A-Za-z0-9_-]{40}|[0-9a-fA-F]{37}"
-                r"))(?![A-Za-z0-9_=+/-])"
-            )
-        ),
+        finder=_beside_vendor_word("cloudflare", r"[A-Za-z0-9_-]{40}|[0-9a-fA-F]{37}"),
     ),
     _ShapeRule(
         "codecov-keyed",
         "Codecov token beside the word codecov",
         tuple(_Anchor(form, b64_run=True) for form in ("CODECOV", "codecov")),
-        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
-            _rx(
-                r"(?i:codecov)[\w.-]{0,30}?"
-                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
-                r"[A-Za-z0-9]{32}"
-                r"))(?![A-Za-z0-9_=+/-])"
-            )
-        ),
+        finder=_beside_vendor_word("codecov", r"[A-Za-z0-9]{32}"),
     ),
     _ShapeRule(
         "cohere-keyed",
         "Cohere API key beside the word cohere",
         tuple(_Anchor(form, b64_run=True) for form in ("COHERE", "cohere")),
-        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
-            _rx(
-                r"(?i:cohere)[\w.-]{0,30}?"
-                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
-                r"[A-Za-z0-9]{40}"
-                r"))(?![A-Za-z0-9_=+/-])"
-            )
-        ),
+        finder=_beside_vendor_word("cohere", r"[A-Za-z0-9]{40}"),
     ),
     _ShapeRule(
         "coinbase-keyed",
         "Coinbase token beside the word coinbase",
         _at("COINBASE", "coinbase"),
-        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
-            _rx(
-                r"(?i:coinbase)[\w.-]{0,30}?"
-                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
-                r"[A-Za-z0-9_-]{64}"
-                r"))(?![A-Za-z0-9_=+/-])"
-            )
-        ),
+        finder=_beside_vendor_word("coinbase", r"[A-Za-z0-9_-]{64}"),
     ),
     _ShapeRule(
         "confluent-keyed",
@@ -2326,14 +2234,7 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
             _Anchor("CONFLUENT", b64_run=True),
             _Anchor("confluent", b64_run=True),
         ),
-        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
-            _rx(
-                r"(?i:confluent)[\w.-]{0,30}?"
-                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
-                r"[A-Za-z0-9]{64}|[A-Za-z0-9]{16}"
-                r"))(?![A-Za-z0-9_=+/-])"
-            )
-        ),
+        finder=_beside_vendor_word("confluent", r"[A-Za-z0-9]{64}|[A-Za-z0-9]{16}"),
     ),
     _ShapeRule(
         "contentful-keyed",
@@ -2342,27 +2243,13 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
             _Anchor("CONTENTFUL", b64_run=True),
             _Anchor("contentful", b64_run=True),
         ),
-        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
-            _rx(
-                r"(?i:contentful)[\w.-]{0,30}?"
-                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
-                r"[A-Za-z0-9=_-]{43}"
-                r"))(?![A-Za-z0-9_=+/-])"
-            )
-        ),
+        finder=_beside_vendor_word("contentful", r"[A-Za-z0-9=_-]{43}"),
     ),
     _ShapeRule(
         "datadog-keyed",
         "Datadog API or application key beside the word datadog",
         tuple(_Anchor(form, b64_run=True) for form in ("DATADOG", "datadog")),
-        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
-            _rx(
-                r"(?i:datadog)[\w.-]{0,30}?"
-                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
-                r"[A-Za-z0-9]{40}|[0-9a-fA-F]{32}"
-                r"))(?![A-Za-z0-9_=+/-])"
-            )
-        ),
+        finder=_beside_vendor_word("datadog", r"[A-Za-z0-9]{40}|[0-9a-fA-F]{32}"),
     ),
     _ShapeRule(
         "discord-keyed",
@@ -2371,40 +2258,22 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
             _Anchor("DISCORD", b64_run=True),
             _Anchor("discord", b64_run=True),
         ),
-        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
-            _rx(
-                r"(?i:discord)[\w.-]{0,30}?"
-                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
-                r"[0-9a-fA-F]{64}|[A-Za-z0-9=_-]{32}"
-                r"))(?![A-Za-z0-9_=+/-])"
-            )
-        ),
+        finder=_beside_vendor_word("discord", r"[0-9a-fA-F]{64}|[A-Za-z0-9=_-]{32}"),
     ),
     _ShapeRule(
         "droneci-keyed",
         "Drone CI token beside the word droneci",
         tuple(_Anchor(form, b64_run=True) for form in ("DRONECI", "droneci")),
-        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
-            _rx(
-                r"(?i:droneci)[\w.-]{0,30}?"
-                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
-                r"[A-Za-z0-9]{32}"
-                r"))(?![A-Za-z0-9_=+/-])"
-            )
-        ),
+        finder=_beside_vendor_word("droneci", r"[A-Za-z0-9]{32}"),
     ),
     _ShapeRule(
         "dropbox-keyed",
         "Dropbox token beside the word dropbox",
         _at("DROPBOX", "dropbox"),
-        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
-            _rx(
-                r"(?i:dropbox)[\w.-]{0,30}?"
-                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
-                r"sl\.[A-Za-z0-9=_-]{130,}"
-                r"|[A-Za-z0-9]{11}AAAAAAAAAA[A-Za-z0-9=_-]{43}|[A-Za-z0-9]{15}"
-                r"))(?![A-Za-z0-9_=+/-])"
-            )
+        finder=_beside_vendor_word(
+            "dropbox",
+            r"sl\.[A-Za-z0-9=_-]{130,}"
+            r"|[A-Za-z0-9]{11}AAAAAAAAAA[A-Za-z0-9=_-]{43}|[A-Za-z0-9]{15}",
         ),
     ),
     _ShapeRule(
@@ -2414,26 +2283,14 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
             _Anchor("ETSY", b64_run=True),
             _Anchor("etsy", b64_run=True),
         ),
-        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
-            _rx(
-                r"(?i:etsy)[\w.-]{0,30}?"
-                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
-                r"[A-Za-z0-9]{24}"
-                r"))(?![A-Za-z0-9_=+/-])"
-            )
-        ),
+        finder=_beside_vendor_word("etsy", r"[A-Za-z0-9]{24}"),
     ),
     _ShapeRule(
         "facebook-keyed",
         "Facebook app secret or access token beside the word facebook",
         _at("FACEBOOK", "facebook"),
-        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
-            _rx(
-                r"(?i:facebook)[\w.-]{0,30}?"
-                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
-                r"[0-9a-fA-F]{32}|[0-9]{15,16}[|%][A-Za-z0-9_-]{27,40}"
-                r"))(?![A-Za-z0-9_=+/-])"
-            )
+        finder=_beside_vendor_word(
+            "facebook", r"[0-9a-fA-F]{32}|[0-9]{15,16}[|%][A-Za-z0-9_-]{27,40}"
         ),
     ),
     _ShapeRule(
@@ -2443,14 +2300,7 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
             _Anchor("FASTLY", b64_run=True),
             _Anchor("fastly", b64_run=True),
         ),
-        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
-            _rx(
-                r"(?i:fastly)[\w.-]{0,30}?"
-                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
-                r"[A-Za-z0-9=_-]{32}"
-                r"))(?![A-Za-z0-9_=+/-])"
-            )
-        ),
+        finder=_beside_vendor_word("fastly", r"[A-Za-z0-9=_-]{32}"),
     ),
     _ShapeRule(
         "finicity-keyed",
@@ -2459,14 +2309,7 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
             _Anchor("FINICITY", b64_run=True),
             _Anchor("finicity", b64_run=True),
         ),
-        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
-            _rx(
-                r"(?i:finicity)[\w.-]{0,30}?"
-                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
-                r"[0-9a-fA-F]{32}|[A-Za-z0-9]{20}"
-                r"))(?![A-Za-z0-9_=+/-])"
-            )
-        ),
+        finder=_beside_vendor_word("finicity", r"[0-9a-fA-F]{32}|[A-Za-z0-9]{20}"),
     ),
     _ShapeRule(
         "finnhub-keyed",
@@ -2475,40 +2318,19 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
             _Anchor("FINNHUB", b64_run=True),
             _Anchor("finnhub"),
         ),
-        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
-            _rx(
-                r"(?i:finnhub)[\w.-]{0,30}?"
-                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
-                r"[A-Za-z0-9]{20}"
-                r"))(?![A-Za-z0-9_=+/-])"
-            )
-        ),
+        finder=_beside_vendor_word("finnhub", r"[A-Za-z0-9]{20}"),
     ),
     _ShapeRule(
         "flickr-keyed",
         "Flickr token beside the word flickr",
         tuple(_Anchor(form, b64_run=True) for form in ("FLICKR", "flickr")),
-        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
-            _rx(
-                r"(?i:flickr)[\w.-]{0,30}?"
-                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
-                r"[A-Za-z0-9]{32}"
-                r"))(?![A-Za-z0-9_=+/-])"
-            )
-        ),
+        finder=_beside_vendor_word("flickr", r"[A-Za-z0-9]{32}"),
     ),
     _ShapeRule(
         "freshbooks-keyed",
         "FreshBooks token beside the word freshbooks",
         tuple(_Anchor(form, b64_run=True) for form in ("FRESHBOOKS", "freshbooks")),
-        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
-            _rx(
-                r"(?i:freshbooks)[\w.-]{0,30}?"
-                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
-                r"[A-Za-z0-9]{64}"
-                r"))(?![A-Za-z0-9_=+/-])"
-            )
-        ),
+        finder=_beside_vendor_word("freshbooks", r"[A-Za-z0-9]{64}"),
     ),
     _ShapeRule(
         "gitter-keyed",
@@ -2517,14 +2339,7 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
             _Anchor("GITTER"),
             _Anchor("gitter", b64_run=True),
         ),
-        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
-            _rx(
-                r"(?i:gitter)[\w.-]{0,30}?"
-                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
-                r"[A-Za-z0-9_-]{40}"
-                r"))(?![A-Za-z0-9_=+/-])"
-            )
-        ),
+        finder=_beside_vendor_word("gitter", r"[A-Za-z0-9_-]{40}"),
     ),
     _ShapeRule(
         "gocardless-keyed",
@@ -2533,26 +2348,14 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
             _Anchor("GOCARDLESS"),
             _Anchor("gocardless", b64_run=True),
         ),
-        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
-            _rx(
-                r"(?i:gocardless)[\w.-]{0,30}?"
-                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
-                r"live_[A-Za-z0-9=_-]{40}"
-                r"))(?![A-Za-z0-9_=+/-])"
-            )
-        ),
+        finder=_beside_vendor_word("gocardless", r"live_[A-Za-z0-9=_-]{40}"),
     ),
     _ShapeRule(
         "heroku-keyed",
         "Heroku API key (a UUID) beside the word heroku",
         _at("HEROKU", "heroku"),
-        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
-            _rx(
-                r"(?i:heroku)[\w.-]{0,30}?"
-                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
-                r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
-                r"))(?![A-Za-z0-9_=+/-])"
-            )
+        finder=_beside_vendor_word(
+            "heroku", r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
         ),
     ),
     _ShapeRule(
@@ -2562,13 +2365,9 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
             _Anchor("HUBSPOT", b64_run=True),
             _Anchor("hubspot"),
         ),
-        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
-            _rx(
-                r"(?i:hubspot)[\w.-]{0,30}?"
-                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
-                r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
-                r"))(?![A-Za-z0-9_=+/-])"
-            )
+        finder=_beside_vendor_word(
+            "hubspot",
+            r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}",
         ),
     ),
     _ShapeRule(
@@ -2578,14 +2377,7 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
             _Anchor("INTERCOM", b64_run=True),
             _Anchor("intercom", b64_run=True),
         ),
-        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
-            _rx(
-                r"(?i:intercom)[\w.-]{0,30}?"
-                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
-                r"[A-Za-z0-9=_-]{60}"
-                r"))(?![A-Za-z0-9_=+/-])"
-            )
-        ),
+        finder=_beside_vendor_word("intercom", r"[A-Za-z0-9=_-]{60}"),
     ),
     _ShapeRule(
         "jfrog-keyed",
@@ -2593,40 +2385,22 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
         tuple(
             _Anchor(form, b64_run=True) for form in ("ARTIFACTORY", "JFROG", "artifactory", "jfrog")
         ),
-        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
-            _rx(
-                r"(?i:jfrog|artifactory)[\w.-]{0,30}?"
-                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
-                r"[A-Za-z0-9]{73}|[A-Za-z0-9]{64}"
-                r"))(?![A-Za-z0-9_=+/-])"
-            )
-        ),
+        finder=_beside_vendor_word("jfrog|artifactory", r"[A-Za-z0-9]{73}|[A-Za-z0-9]{64}"),
     ),
     _ShapeRule(
         "kraken-keyed",
         "Kraken key beside the word kraken",
         _at("KRAKEN", "kraken"),
-        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
-            _rx(
-                r"(?i:kraken)[\w.-]{0,30}?"
-                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
-                r"[A-Za-z0-9/=_+-]{80,90}"
-                r"))(?![A-Za-z0-9_=+/-])"
-            )
-        ),
+        finder=_beside_vendor_word("kraken", r"[A-Za-z0-9/=_+-]{80,90}"),
     ),
     _ShapeRule(
         "kucoin-keyed",
         "KuCoin key or secret beside the word kucoin",
         _at("KUCOIN", "kucoin"),
-        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
-            _rx(
-                r"(?i:kucoin)[\w.-]{0,30}?"
-                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
-                r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
-                r"|[0-9a-fA-F]{24}"
-                r"))(?![A-Za-z0-9_=+/-])"
-            )
+        finder=_beside_vendor_word(
+            "kucoin",
+            r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+            r"|[0-9a-fA-F]{24}",
         ),
     ),
     _ShapeRule(
@@ -2636,79 +2410,39 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
             _Anchor("LAUNCHDARKLY", b64_run=True),
             _Anchor("launchdarkly"),
         ),
-        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
-            _rx(
-                r"(?i:launchdarkly)[\w.-]{0,30}?"
-                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
-                r"[A-Za-z0-9=_-]{40}"
-                r"))(?![A-Za-z0-9_=+/-])"
-            )
-        ),
+        finder=_beside_vendor_word("launchdarkly", r"[A-Za-z0-9=_-]{40}"),
     ),
     _ShapeRule(
         "linear-keyed",
         "Linear client secret beside the word linear",
         tuple(_Anchor(form, b64_run=True) for form in ("LINEAR", "linear")),
-        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
-            _rx(
-                r"(?i:linear)[\w.-]{0,30}?"
-                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
-                r"[0-9a-fA-F]{32}"
-                r"))(?![A-Za-z0-9_=+/-])"
-            )
-        ),
+        finder=_beside_vendor_word("linear", r"[0-9a-fA-F]{32}"),
     ),
     _ShapeRule(
         "linkedin-keyed",
         "LinkedIn client id or secret beside the word linkedin",
         _at("LINKEDIN", "linkedin"),
-        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
-            _rx(
-                r"(?i:linkedin)[\w.-]{0,30}?"
-                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
-                r"[A-Za-z0-9]{16}|[A-Za-z0-9]{14}"
-                r"))(?![A-Za-z0-9_=+/-])"
-            )
-        ),
+        finder=_beside_vendor_word("linkedin", r"[A-Za-z0-9]{16}|[A-Za-z0-9]{14}"),
     ),
     _ShapeRule(
         "mailchimp-keyed",
         "Mailchimp API key (<32 hex>-us<n>) beside the word mailchimp",
         tuple(_Anchor(form, b64_run=True) for form in ("MAILCHIMP", "mailchimp")),
-        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
-            _rx(
-                r"(?i:mailchimp)[\w.-]{0,30}?"
-                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
-                r"[0-9a-f]{32}-us[0-9]{1,2}"
-                r"))(?![A-Za-z0-9_=+/-])"
-            )
-        ),
+        finder=_beside_vendor_word("mailchimp", r"[0-9a-f]{32}-us[0-9]{1,2}"),
     ),
     _ShapeRule(
         "mailgun-keyed",
         "Mailgun public or webhook signing key beside the word mailgun",
         tuple(_Anchor(form, b64_run=True) for form in ("MAILGUN", "mailgun")),
-        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
-            _rx(
-                r"(?i:mailgun)[\w.-]{0,30}?"
-                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
-                r"pubkey-[0-9a-f]{32}|[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8}"
-                r"))(?![A-Za-z0-9_=+/-])"
-            )
+        finder=_beside_vendor_word(
+            "mailgun", r"pubkey-[0-9a-f]{32}|[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8}"
         ),
     ),
     _ShapeRule(
         "mapbox-keyed",
         "Mapbox token beside the word mapbox",
         tuple(_Anchor(form, b64_run=True) for form in ("MAPBOX", "mapbox")),
-        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
-            _rx(
-                r"(?i:mapbox)[\w.-]{0,30}?"
-                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
-                r"[pst]k\.[A-Za-z0-9]{60}\.[A-Za-z0-9]{22}"
-                r"))(?![A-Za-z0-9_=+/-])"
-            )
-        ),
+        finder=_beside_vendor_word("mapbox", r"[pst]k\.[A-Za-z0-9]{60}\.[A-Za-z0-9]{22}"),
     ),
     _ShapeRule(
         "mattermost-keyed",
@@ -2717,27 +2451,16 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
             _Anchor("MATTERMOST", b64_run=True),
             _Anchor("mattermost", b64_run=True),
         ),
-        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
-            _rx(
-                r"(?i:mattermost)[\w.-]{0,30}?"
-                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
-                r"[A-Za-z0-9]{26}"
-                r"))(?![A-Za-z0-9_=+/-])"
-            )
-        ),
+        finder=_beside_vendor_word("mattermost", r"[A-Za-z0-9]{26}"),
     ),
     _ShapeRule(
         "messagebird-keyed",
         "MessageBird key beside the word messagebird",
         _at("MESSAGEBIRD", "messagebird"),
-        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
-            _rx(
-                r"(?i:messagebird)[\w.-]{0,30}?"
-                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
-                r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
-                r"|[A-Za-z0-9]{25}"
-                r"))(?![A-Za-z0-9_=+/-])"
-            )
+        finder=_beside_vendor_word(
+            "messagebird",
+            r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+            r"|[A-Za-z0-9]{25}",
         ),
     ),
     _ShapeRule(
@@ -2747,14 +2470,7 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
             _Anchor("NETLIFY", b64_run=True),
             _Anchor("netlify", b64_run=True),
         ),
-        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
-            _rx(
-                r"(?i:netlify)[\w.-]{0,30}?"
-                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
-                r"[A-Za-z0-9=_-]{40,46}"
-                r"))(?![A-Za-z0-9_=+/-])"
-            )
-        ),
+        finder=_beside_vendor_word("netlify", r"[A-Za-z0-9=_-]{40,46}"),
     ),
     _ShapeRule(
         "newrelic-keyed",
@@ -2765,13 +2481,8 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
             _Anchor("new_relic"),
             _Anchor("newrelic"),
         ),
-        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
-            _rx(
-                r"(?i:newrelic|new_relic)[\w.-]{0,30}?"
-                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
-                r"NR(?:AK|II|JS)-[A-Za-z0-9_-]{19,32}|[A-Za-z0-9]{64}"
-                r"))(?![A-Za-z0-9_=+/-])"
-            )
+        finder=_beside_vendor_word(
+            "newrelic|new_relic", r"NR(?:AK|II|JS)-[A-Za-z0-9_-]{19,32}|[A-Za-z0-9]{64}"
         ),
     ),
     _ShapeRule(
@@ -2781,27 +2492,13 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
             _Anchor("NYTIMES", b64_run=True),
             _Anchor("nytimes", b64_run=True),
         ),
-        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
-            _rx(
-                r"(?i:nytimes)[\w.-]{0,30}?"
-                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
-                r"[A-Za-z0-9=_-]{32}"
-                r"))(?![A-Za-z0-9_=+/-])"
-            )
-        ),
+        finder=_beside_vendor_word("nytimes", r"[A-Za-z0-9=_-]{32}"),
     ),
     _ShapeRule(
         "okta-keyed",
         "Okta API token (00...) beside the word okta",
         _at("OKTA", "okta"),
-        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
-            _rx(
-                r"(?i:okta)[\w.-]{0,30}?"
-                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
-                r"00(?=[A-Za-z=_-]{0,39}[0-9])[A-Za-z0-9=_-]{40}"
-                r"))(?![A-Za-z0-9_=+/-])"
-            )
-        ),
+        finder=_beside_vendor_word("okta", r"00(?=[A-Za-z=_-]{0,39}[0-9])[A-Za-z0-9=_-]{40}"),
     ),
     _ShapeRule(
         "plaid-keyed",
@@ -2810,14 +2507,7 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
             _Anchor("PLAID", b64_run=True),
             _Anchor("plaid", b64_run=True),
         ),
-        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
-            _rx(
-                r"(?i:plaid)[\w.-]{0,30}?"
-                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
-                r"[A-Za-z0-9]{30}|[A-Za-z0-9]{24}"
-                r"))(?![A-Za-z0-9_=+/-])"
-            )
-        ),
+        finder=_beside_vendor_word("plaid", r"[A-Za-z0-9]{30}|[A-Za-z0-9]{24}"),
     ),
     _ShapeRule(
         "privateai-keyed",
@@ -2826,14 +2516,7 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
             _Anchor(form, b64_run=True)
             for form in ("PRIVATEAI", "PRIVATE_AI", "private_ai", "privateai")
         ),
-        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
-            _rx(
-                r"(?i:privateai|private_ai)[\w.-]{0,30}?"
-                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
-                r"[A-Za-z0-9]{32}"
-                r"))(?![A-Za-z0-9_=+/-])"
-            )
-        ),
+        finder=_beside_vendor_word("privateai|private_ai", r"[A-Za-z0-9]{32}"),
     ),
     _ShapeRule(
         "rapidapi-keyed",
@@ -2842,41 +2525,23 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
             _Anchor("RAPIDAPI", b64_run=True),
             _Anchor("rapidapi", b64_run=True),
         ),
-        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
-            _rx(
-                r"(?i:rapidapi)[\w.-]{0,30}?"
-                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
-                r"[A-Za-z0-9_-]{50}"
-                r"))(?![A-Za-z0-9_=+/-])"
-            )
-        ),
+        finder=_beside_vendor_word("rapidapi", r"[A-Za-z0-9_-]{50}"),
     ),
     _ShapeRule(
         "sendbird-keyed",
         "Sendbird id or token beside the word sendbird",
         _at("SENDBIRD", "sendbird"),
-        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
-            _rx(
-                r"(?i:sendbird)[\w.-]{0,30}?"
-                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
-                r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
-                r"|[0-9a-fA-F]{40}"
-                r"))(?![A-Za-z0-9_=+/-])"
-            )
+        finder=_beside_vendor_word(
+            "sendbird",
+            r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+            r"|[0-9a-fA-F]{40}",
         ),
     ),
     _ShapeRule(
         "sentry-keyed",
         "Sentry token beside the word sentry",
         tuple(_Anchor(form, b64_run=True) for form in ("SENTRY", "sentry")),
-        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
-            _rx(
-                r"(?i:sentry)[\w.-]{0,30}?"
-                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
-                r"[0-9a-fA-F]{64}"
-                r"))(?![A-Za-z0-9_=+/-])"
-            )
-        ),
+        finder=_beside_vendor_word("sentry", r"[0-9a-fA-F]{64}"),
     ),
     _ShapeRule(
         "sidekiq-keyed",
@@ -2887,13 +2552,9 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
             _Anchor("bundle_enterprise__contribsys__com", b64_run=True),
             _Anchor("bundle_gems__contribsys__com", b64_run=True),
         ),
-        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
-            _rx(
-                r"(?i:bundle_enterprise__contribsys__com|bundle_gems__contribsys__com)[\w.-]{0,30}?"
-                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
-                r"[0-9a-fA-F]{8}:[0-9a-fA-F]{8}"
-                r"))(?![A-Za-z0-9_=+/-])"
-            )
+        finder=_beside_vendor_word(
+            "bundle_enterprise__contribsys__com|bundle_gems__contribsys__com",
+            r"[0-9a-fA-F]{8}:[0-9a-fA-F]{8}",
         ),
     ),
     _ShapeRule(
@@ -2903,13 +2564,8 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
             _Anchor("SNYK", b64_run=True),
             _Anchor("snyk"),
         ),
-        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
-            _rx(
-                r"(?i:snyk)[\w.-]{0,30}?"
-                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
-                r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
-                r"))(?![A-Za-z0-9_=+/-])"
-            )
+        finder=_beside_vendor_word(
+            "snyk", r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
         ),
     ),
     _ShapeRule(
@@ -2919,14 +2575,7 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
             _Anchor("SONAR", b64_run=True),
             _Anchor("sonar", b64_run=True),
         ),
-        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
-            _rx(
-                r"(?i:sonar)[\w.-]{0,30}?"
-                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
-                r"[A-Za-z0-9=_-]{40}"
-                r"))(?![A-Za-z0-9_=+/-])"
-            )
-        ),
+        finder=_beside_vendor_word("sonar", r"[A-Za-z0-9=_-]{40}"),
     ),
     _ShapeRule(
         "squarespace-keyed",
@@ -2935,13 +2584,9 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
             _Anchor("SQUARESPACE", b64_run=True),
             _Anchor("squarespace"),
         ),
-        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
-            _rx(
-                r"(?i:squarespace)[\w.-]{0,30}?"
-                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
-                r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
-                r"))(?![A-Za-z0-9_=+/-])"
-            )
+        finder=_beside_vendor_word(
+            "squarespace",
+            r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}",
         ),
     ),
     _ShapeRule(
@@ -2951,14 +2596,7 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
             _Anchor("SUMO", b64_run=True),
             _Anchor("sumo", b64_run=True),
         ),
-        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
-            _rx(
-                r"(?i:sumo)[\w.-]{0,30}?"
-                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
-                r"[A-Za-z0-9]{64}|su[A-Za-z0-9]{12}"
-                r"))(?![A-Za-z0-9_=+/-])"
-            )
-        ),
+        finder=_beside_vendor_word("sumo", r"[A-Za-z0-9]{64}|su[A-Za-z0-9]{12}"),
     ),
     _ShapeRule(
         "travis-keyed",
@@ -2967,14 +2605,7 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
             _Anchor("TRAVIS", b64_run=True),
             _Anchor("travis"),
         ),
-        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
-            _rx(
-                r"(?i:travis)[\w.-]{0,30}?"
-                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
-                r"[A-Za-z0-9]{22}"
-                r"))(?![A-Za-z0-9_=+/-])"
-            )
-        ),
+        finder=_beside_vendor_word("travis", r"[A-Za-z0-9]{22}"),
     ),
     _ShapeRule(
         "twitch-keyed",
@@ -2983,14 +2614,7 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
             _Anchor("TWITCH", b64_run=True),
             _Anchor("twitch"),
         ),
-        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
-            _rx(
-                r"(?i:twitch)[\w.-]{0,30}?"
-                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
-                r"[A-Za-z0-9]{30}"
-                r"))(?![A-Za-z0-9_=+/-])"
-            )
-        ),
+        finder=_beside_vendor_word("twitch", r"[A-Za-z0-9]{30}"),
     ),
     _ShapeRule(
         "twitter-keyed",
@@ -2999,14 +2623,10 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
             _Anchor("TWITTER", b64_run=True),
             _Anchor("twitter"),
         ),
-        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
-            _rx(
-                r"(?i:twitter)[\w.-]{0,30}?"
-                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
-                r"A{20,24}[A-Za-z0-9%]{80,110}|[0-9]{15,25}-[A-Za-z0-9]{20,40}"
-                r"|[A-Za-z0-9]{50}|[A-Za-z0-9]{45}|[A-Za-z0-9]{25}"
-                r"))(?![A-Za-z0-9_=+/-])"
-            )
+        finder=_beside_vendor_word(
+            "twitter",
+            r"A{20,24}[A-Za-z0-9%]{80,110}|[0-9]{15,25}-[A-Za-z0-9]{20,40}"
+            r"|[A-Za-z0-9]{50}|[A-Za-z0-9]{45}|[A-Za-z0-9]{25}",
         ),
     ),
     _ShapeRule(
@@ -3016,14 +2636,7 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
             _Anchor("VAULT", b64_run=True),
             _Anchor("vault"),
         ),
-        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
-            _rx(
-                r"(?i:vault)[\w.-]{0,30}?"
-                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
-                r"s\.[A-Za-z0-9]{24}"
-                r"))(?![A-Za-z0-9_=+/-])"
-            )
-        ),
+        finder=_beside_vendor_word("vault", r"s\.[A-Za-z0-9]{24}"),
     ),
     _ShapeRule(
         "yandex-keyed",
@@ -3032,28 +2645,17 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
             _Anchor("YANDEX", b64_run=True),
             _Anchor("yandex"),
         ),
-        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
-            _rx(
-                r"(?i:yandex)[\w.-]{0,30}?"
-                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
-                r"t1\.[A-Za-z0-9_-]+={0,2}\.[A-Za-z0-9_-]{86}={0,2}"
-                r"|AQVN[A-Za-z0-9_-]{35,38}|YC[A-Za-z0-9_-]{38}"
-                r"))(?![A-Za-z0-9_=+/-])"
-            )
+        finder=_beside_vendor_word(
+            "yandex",
+            r"t1\.[A-Za-z0-9_-]+={0,2}\.[A-Za-z0-9_-]{86}={0,2}"
+            r"|AQVN[A-Za-z0-9_-]{35,38}|YC[A-Za-z0-9_-]{38}",
         ),
     ),
     _ShapeRule(
         "zendesk-keyed",
         "Zendesk token beside the word zendesk",
         tuple(_Anchor(form, b64_run=True) for form in ("ZENDESK", "zendesk")),
-        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
-            _rx(
-                r"(?i:zendesk)[\w.-]{0,30}?"
-                r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?((?=[A-Za-z_=+/.|%:-]*[0-9])(?:"
-                r"[A-Za-z0-9]{40}"
-                r"))(?![A-Za-z0-9_=+/-])"
-            )
-        ),
+        finder=_beside_vendor_word("zendesk", r"[A-Za-z0-9]{40}"),
     ),
     # --- vendor token rules: end ---
 )
