@@ -972,7 +972,7 @@ def test_pathological_inputs_are_fast() -> None:
     make_touch_rows(["a" * 200_000 + "\ud800"], now=NOW)
     rows = [row(f"n{i % 500}", iso(i % 120)) for i in range(50_000)]
     tally_usage(rows, [f"n{i}" for i in range(1000)], now=NOW)
-    assert time.perf_counter() - start < 5
+    assert time.perf_counter() - start < 5  # a generous adversarial bound, not a benchmark
 
 
 # --------------------------------------------------------------------------- properties
