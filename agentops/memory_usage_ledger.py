@@ -19,8 +19,11 @@ the fact names never touched. The module records and reports; it never decides.
 
 Posture
 -------
-Fail-soft: malformed rows and lines are dropped and *counted*, never raised; no
-function raises on any argument value. Absence is its own answer: a tally always
+Fail-soft on data: malformed rows and lines are dropped and *counted*, never
+raised; no function raises on any text, row or name it inspects. Options are
+checked: a ``window``, ``now``, ``session`` or ``known_names`` of the wrong type
+raises TypeError naming the option (a non-positive ``window`` raises
+ValueError); ``None`` means the default. Absence is its own answer: a tally always
 says how many rows it read (`rows_read`) and how many fell inside the window
 (`rows_in_window`), because an empty ledger makes every memory look untouched,
 and that is absence of evidence, not rot.
@@ -37,10 +40,14 @@ Each choice is pinned by a test.
   ``Infinity`` and ``-Infinity`` make a line skipped (the writer never emits them).
   An oversized number is an integer of more than 4300 digits or a number that
   is not finite as a float (``1e999``): its line is skipped, on every Python.
-- `make_touch_rows`: a ``known_names`` value that is not an iterable at all (a
-  number, bytes) falls back to the default (no check), like ``None``; an iterable
-  that raises while being listed counts as empty (every name unknown).
-- A ``now`` that cannot be converted to UTC (a datetime whose offset pushes it
+- `make_touch_rows`: ``known_names=None`` turns the check off; a value that is
+  not an iterable, or is text (``str``, ``bytes``), raises TypeError; an iterable
+  that raises while being listed counts as empty (every name unknown), and its
+  non-str items are ignored.
+- ``session`` is a str or None (recorded as ``null``); anything else raises
+  TypeError. ``window`` is a positive timedelta or None (90 days).
+- ``now`` is a datetime or None (the current UTC time); anything else raises
+  TypeError. A datetime that cannot be converted to UTC (a datetime whose offset pushes it
   outside the calendar, a tzinfo that raises) means the current UTC time.
 - A window or cutoff reaching before year 1 simply counts every row.
 
@@ -74,7 +81,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from datetime import date, datetime, timedelta, timezone
 from typing import Any, NamedTuple
 
@@ -144,9 +151,9 @@ class UsageTally(NamedTuple):
 # --------------------------------------------------------------------------- helpers
 
 
-def _as_utc(now: object) -> datetime:
-    """`now` as an aware UTC datetime: naive means UTC; anything else means the current time."""
-    if not isinstance(now, datetime):
+def _as_utc(now: datetime | None) -> datetime:
+    """`now` as an aware UTC datetime: naive means UTC; None means the current time."""
+    if now is None:
         return datetime.now(timezone.utc)
     if now.tzinfo is None or now.utcoffset() is None:
         return now.replace(tzinfo=timezone.utc)
@@ -154,7 +161,9 @@ def _as_utc(now: object) -> datetime:
 
 
 def _ledger_now(now: object) -> datetime:
-    """`_as_utc`, but a datetime that cannot be converted means the current UTC time."""
+    """`_as_utc` of a checked `now`; a datetime that cannot be converted means the current time."""
+    if now is not None and not isinstance(now, datetime):
+        raise TypeError(f"now must be a datetime or None, not {type(now).__name__}")
     try:
         return _as_utc(now)
     except Exception:
@@ -268,7 +277,35 @@ def _rejected_text(item: object) -> str:
 # --------------------------------------------------------------------------- public API
 
 
-def parse_ledger_text(text: object) -> LedgerRows:
+def _checked_window(window: object) -> timedelta:
+    """`window` as a plain positive timedelta; None means `DEFAULT_WINDOW`."""
+    if window is None:
+        return DEFAULT_WINDOW
+    if not isinstance(window, timedelta):
+        raise TypeError(f"window must be a timedelta or None, not {type(window).__name__}")
+    if window <= timedelta(0):
+        raise ValueError(f"window must be positive, not {window!r}")
+    return timedelta(days=window.days, seconds=window.seconds, microseconds=window.microseconds)
+
+
+def _checked_known(known_names: object) -> frozenset[str] | None:
+    """The names `known_names` lists (None: the check is off); a non-iterable raises."""
+    if known_names is None:
+        return None
+    if isinstance(known_names, (str, bytes, bytearray)):
+        raise TypeError("known_names must be an iterable of names, not text")
+    try:
+        listing = iter(known_names)  # type: ignore[call-overload]
+    except TypeError:
+        raise TypeError(
+            f"known_names must be an iterable of str or None, not {type(known_names).__name__}"
+        ) from None
+    except Exception:
+        return frozenset()  # listing raised: every name is unknown
+    return frozenset(_exact_str(k) for k in _ledger_items(listing) if isinstance(k, str))
+
+
+def parse_ledger_text(text: str) -> LedgerRows:
     """The JSON-object rows of a JSON Lines text, in order; other non-blank lines counted."""
     if not isinstance(text, str) or not text:
         return LedgerRows((), 0)
@@ -292,7 +329,7 @@ def parse_ledger_text(text: object) -> LedgerRows:
     return LedgerRows(tuple(rows), skipped)
 
 
-def format_ledger_rows(rows: object) -> str:
+def format_ledger_rows(rows: Iterable[Mapping[str, object]]) -> str:
     """JSON Lines text to append: one compact line per serializable mapping, in order."""
     lines: list[str] = []
     for item in _ledger_items(rows):
@@ -309,20 +346,19 @@ def format_ledger_rows(rows: object) -> str:
 
 
 def make_touch_rows(
-    names: object, *, session: object = None, now: object = None, known_names: object = None
+    names: Iterable[str],
+    *,
+    session: str | None = None,
+    now: datetime | None = None,
+    known_names: Iterable[str] | None = None,
 ) -> TouchRows:
     """One touch row per distinct valid name, sharing one timestamp; refusals listed."""
-    items = _ledger_items(names)
-    known: frozenset[str] | None = None  # None: the check is off
-    if known_names is not None and not isinstance(known_names, (str, bytes, bytearray)):
-        try:
-            listing = iter(known_names)  # type: ignore[call-overload]
-        except Exception:
-            listing = None  # not an iterable at all: the default (no check)
-        if listing is not None:
-            known = frozenset(_exact_str(k) for k in _ledger_items(listing) if isinstance(k, str))
+    if session is not None and not isinstance(session, str):
+        raise TypeError(f"session must be a str or None, not {type(session).__name__}")
+    known = _checked_known(known_names)
     ts = _ledger_stamp(_ledger_now(now))
-    kept_session = _exact_str(session) if isinstance(session, str) else None
+    items = _ledger_items(names)
+    kept_session = None if session is None else _exact_str(session)
     rows: list[dict[str, Any]] = []
     rejected: list[str] = []
     unknown: list[str] = []
@@ -346,14 +382,17 @@ def make_touch_rows(
 
 
 def tally_usage(
-    rows: object, fact_names: object, *, window: object = DEFAULT_WINDOW, now: object = None
+    rows: Iterable[Mapping[str, object]],
+    fact_names: Iterable[str],
+    *,
+    window: timedelta | None = DEFAULT_WINDOW,
+    now: datetime | None = None,
 ) -> UsageTally:
     """Touch count and last touch per name over `window` ending at `now`, plus facts
     with no counted touch; `rows_read` says whether there was any evidence at all."""
     items = _ledger_items(rows)
     facts = _ledger_items(fact_names)
-    used = window if isinstance(window, timedelta) and window > timedelta(0) else DEFAULT_WINDOW
-    used = timedelta(days=used.days, seconds=used.seconds, microseconds=used.microseconds)
+    used = _checked_window(window)
     cutoff = _utc_micros(_ledger_now(now)) - used // _ONE_US
     counts: dict[str, int] = {}
     latest: dict[str, tuple[int, str]] = {}
@@ -441,8 +480,8 @@ def _self_check() -> None:
     assert got.touched == (Touch("alpha", 1, iso(1)),) and got.rows_read == 1
     assert got.rows_skipped == 4
     # 4-5: absence is its own answer (limit: an empty ledger is not evidence of rot).
-    assert tally_usage(None, None)[:2] == ((), ())
-    assert tally_usage(None, ["a"]).never_touched == ("a",)
+    assert tally_usage(None, None)[:2] == ((), ())  # type: ignore[arg-type]
+    assert tally_usage(None, ["a"]).never_touched == ("a",)  # type: ignore[arg-type]
     got = tally_usage([], ["alpha", "beta"], now=now)
     assert got.never_touched == ("alpha", "beta") and got.rows_read == 0
     # 6: future touches count unclamped (limit); the cutoff is inclusive.
@@ -465,14 +504,13 @@ def _self_check() -> None:
         '[1,2]\n{"ts":"2026-08-14T00:00:00Z","name":"b"}\n'
     )
     assert [r["name"] for r in parsed.rows] == ["a", "b"] and parsed.skipped == 2
-    assert parse_ledger_text("") == parse_ledger_text(None) == LedgerRows((), 0)
+    assert parse_ledger_text("") == parse_ledger_text(None) == LedgerRows((), 0)  # type: ignore[arg-type]
     # 9-11: writing.
     made = make_touch_rows(["alpha", "beta"], session="s9", now=now)
     assert [r["ts"] for r in made.rows] == ["2026-08-15T12:00:00.000Z"] * 2
     assert all(r["session"] == "s9" for r in made.rows) and made.rejected == ()
-    made = make_touch_rows(
-        ["ok", "dir/bad", "win\\bad", "alpha.md", "", 7, "ALPHA.MD", "..", " ok "], now=now
-    )
+    mixed: list[Any] = ["ok", "dir/bad", "win\\bad", "alpha.md", "", 7, "ALPHA.MD", "..", " ok "]
+    made = make_touch_rows(mixed, now=now)
     assert [r["name"] for r in made.rows] == ["ok"]
     assert made.rejected == ("dir/bad", "win\\bad", "alpha.md", "", "7", "ALPHA.MD", "..")
     made = make_touch_rows(["alpha", "alhpa"], now=now, known_names=["alpha"])
@@ -494,6 +532,21 @@ def _self_check() -> None:
     moved = tally_usage([row("old_name", iso(1))], ["new_name"], now=now)
     assert moved.never_touched == ("new_name",) and moved.touched[0].name == "old_name"
     assert tally_usage([row("alpha.md", iso(1))], ["alpha"], now=now).never_touched == ("alpha",)
+    # Options of the wrong type raise, naming the option; None means the default.
+    for call, option in (
+        (lambda: tally_usage([], [], window=timedelta(0)), "window"),
+        (lambda: tally_usage([], [], window="90"), "window"),  # type: ignore[arg-type]
+        (lambda: tally_usage([], [], now="2026-08-15"), "now"),  # type: ignore[arg-type]
+        (lambda: make_touch_rows(["a"], session=5), "session"),  # type: ignore[arg-type]
+        (lambda: make_touch_rows(["a"], known_names=5), "known_names"),  # type: ignore[arg-type]
+    ):
+        try:
+            call()
+        except (TypeError, ValueError) as error:
+            assert option in str(error), error
+        else:
+            raise AssertionError(f"{option}: no error")
+    assert tally_usage([], [], window=None, now=now).window == DEFAULT_WINDOW
     print("memory_usage_ledger self-check: all assertions passed")
 
 
