@@ -30,11 +30,15 @@ hands back the state to persist (canonical ``YYYY-MM-DDTHH:MM:SS[.ffffff]Z``).
 
 Posture
 -------
-``parse_instant`` and ``pick_stale_basis`` fail soft: malformed items,
-options and dates are skipped or defaulted, never raised; the absence of any
-basis is its own verdict, never "fresh". ``staleness_alert`` never raises
-but it is an alarm, so every ambiguity resolves toward alerting: no basis is
-stale, a bad threshold or cooldown is zero, an untrusted state is ignored.
+Data never raises: ``parse_instant`` and ``pick_stale_basis`` skip malformed
+items, entries and dates; the absence of any basis is its own verdict, never
+"fresh". ``staleness_alert`` is an alarm, so every ambiguity in its data
+resolves toward alerting: no basis is stale, an untrusted state is ignored.
+Options are the caller's code, so a wrong one raises instead of being
+guessed: ``TypeError`` for a wrong type, ``ValueError`` for a negative
+``threshold`` or ``cooldown``, each message naming the option. ``None``
+means the default for ``signal_fields``, ``created_field``,
+``external_signals`` and ``now``.
 
 Choices
 -------
@@ -42,14 +46,18 @@ Choices
   ``StaleBasis``, with three fields, is not one).
 - A signal field listed twice, or also named as the created field, is read
   once (the first position counts).
-- A ``signal_fields`` or ``external_signals`` sequence whose iteration
-  raises is treated as a bad option (default / empty).
+- ``signal_fields`` and ``external_signals`` must be sequences other than
+  ``str``/``bytes``/``bytearray`` (a generator or set is refused), and every
+  signal field name must be a ``str``; an exception raised while iterating
+  them propagates. The entries of ``external_signals`` are data: a malformed
+  one is skipped.
+- An empty ``created_field`` or one equal to ``"none"`` means the default.
 - A stored state whose ``latest`` is present but not readable as an instant
   (garbage text, a number, the none verdict) is untrusted; only ``None`` or
   a missing key/attribute mean "no basis".
-- A ``now`` whose UTC instant is out of ``datetime`` range (or whose tzinfo
-  raises) falls back to the current time, like any other unusable ``now``;
-  a ``latest`` out of range is no basis.
+- A ``now`` that is a ``datetime`` but whose UTC instant is out of range (or
+  whose tzinfo raises) falls back to the current time; a ``latest`` out of
+  range is no basis.
 
 What this does not catch
 ------------------------
@@ -175,9 +183,9 @@ def parse_instant(value: object) -> datetime | None:
         return None
 
 
-def _as_utc(now: object) -> datetime:
-    """`now` as an aware UTC datetime: naive means UTC; anything else means the current time."""
-    if not isinstance(now, datetime):
+def _as_utc(now: datetime | None) -> datetime:
+    """`now` as an aware UTC datetime: naive means UTC; None means the current time."""
+    if now is None:
         return datetime.now(timezone.utc)
     if now.tzinfo is None or now.utcoffset() is None:
         return now.replace(tzinfo=timezone.utc)
@@ -211,14 +219,13 @@ def _canonical(when: datetime) -> str:
     )
 
 
-def _items(option: object) -> list[object] | None:
-    """The entries of a Sequence option (not str/bytes/bytearray), read once; else None."""
+def _items(option: object, name: str) -> list[object]:
+    """The entries of a Sequence option (not str/bytes/bytearray), read once; else TypeError."""
     if isinstance(option, _NOT_SEQUENCES) or not isinstance(option, Sequence):
-        return None
-    try:
-        return list(option)
-    except Exception:
-        return None
+        raise TypeError(
+            f"{name} must be a sequence (not str or bytes), got {type(option).__name__}"
+        )
+    return list(option)
 
 
 def _read(source: object, key: str) -> object:
@@ -234,19 +241,28 @@ def _read(source: object, key: str) -> object:
 def pick_stale_basis(
     item: object,
     *,
-    signal_fields: object = DEFAULT_SIGNAL_FIELDS,
-    created_field: object = DEFAULT_CREATED_FIELD,
-    external_signals: object = (),
+    signal_fields: Sequence[str] | None = DEFAULT_SIGNAL_FIELDS,
+    created_field: str | None = DEFAULT_CREATED_FIELD,
+    external_signals: Sequence[object] | None = (),
 ) -> StaleBasis:
-    """The newest valid signal (field or external), else the created date, else "none"."""
-    fields = _items(signal_fields)
-    if fields is None:
-        fields = list(DEFAULT_SIGNAL_FIELDS)
-    externals = _items(external_signals) or []
+    """The newest valid signal (field or external), else the created date, else "none".
+
+    Raises TypeError for an option of the wrong type (see the module docstring).
+    """
+    fields: list[str] = []
+    for name in _items(
+        DEFAULT_SIGNAL_FIELDS if signal_fields is None else signal_fields, "signal_fields"
+    ):
+        if not isinstance(name, str):
+            raise TypeError(f"signal_fields entries must be str, got {type(name).__name__}")
+        fields.append(name)
+    if created_field is not None and not isinstance(created_field, str):
+        raise TypeError(f"created_field must be a str or None, got {type(created_field).__name__}")
+    externals = [] if external_signals is None else _items(external_signals, "external_signals")
     read: dict[str, object] = {}  # each item field is read once, even if named twice
     candidates: list[tuple[str, str]] = []  # (raw value, basis label), in declared order
     for name in fields:
-        if not isinstance(name, str) or name == NO_BASIS or name in read:
+        if name == NO_BASIS or name in read:
             continue
         raw = read[name] = _read(item, name)
         if isinstance(raw, str):
@@ -275,7 +291,7 @@ def pick_stale_basis(
         # the earliest candidate among equal instants, however each was written
         when, raw, name = next(entry for entry in parsed if entry[0] == newest)
         return StaleBasis(raw.strip(), name, when)
-    created = created_field if isinstance(created_field, str) and created_field else ""
+    created = created_field or ""
     if created in ("", NO_BASIS):
         created = DEFAULT_CREATED_FIELD
     raw = read[created] if created in read else _read(item, created)
@@ -308,21 +324,36 @@ def _previous(last_alert: object, now: datetime) -> tuple[datetime, datetime | N
     return alerted_at, latest
 
 
+def _duration(option: object, name: str) -> timedelta:
+    """A non-negative timedelta option as given; TypeError or ValueError naming it otherwise."""
+    if not isinstance(option, timedelta):
+        raise TypeError(f"{name} must be a timedelta, got {type(option).__name__}")
+    if option < _ZERO:
+        raise ValueError(f"{name} must not be negative, got {option!r}")
+    return option
+
+
 def staleness_alert(
     latest: object,
     *,
-    now: object = None,
-    threshold: object,
-    cooldown: object,
+    now: datetime | None = None,
+    threshold: timedelta,
+    cooldown: timedelta,
     last_alert: object = None,
 ) -> StalenessAlert:
-    """Lag of `latest` behind `now`, whether it is stale, and whether to alert now."""
+    """Lag of `latest` behind `now`, whether it is stale, and whether to alert now.
+
+    Raises TypeError for a `now` that is not a datetime or None, or a `threshold`
+    or `cooldown` that is not a timedelta; ValueError when either is negative.
+    """
+    if now is not None and not isinstance(now, datetime):
+        raise TypeError(f"now must be a datetime or None, got {type(now).__name__}")
+    limit = _duration(threshold, "threshold")
+    pause = _duration(cooldown, "cooldown")
     try:
         current = _as_utc(now)
     except Exception:  # now's UTC instant is outside datetime's range, or its tzinfo raises
         current = _as_utc(None)
-    limit = max(threshold, _ZERO) if isinstance(threshold, timedelta) else _ZERO
-    pause = max(cooldown, _ZERO) if isinstance(cooldown, timedelta) else _ZERO
     when = _instant_of(latest)
     latest_text = None if when is None else _canonical(when)
     lag_days = None if when is None else (current - when) // _DAY
@@ -375,10 +406,17 @@ def _self_check() -> None:
     assert pick_stale_basis({"updated": day("08-13")}, signal_fields=["updated"]).basis == (
         "updated"
     )
-    assert (
-        pick_stale_basis({"lastEvaluated": day("07-01")}, signal_fields="lastEvaluated").basis
-        == "lastEvaluated"
-    )
+    for option, wrong in (
+        ("signal_fields", "lastEvaluated"),
+        ("created_field", 5),
+        ("external_signals", "2026-08-01"),
+    ):
+        try:
+            pick_stale_basis({}, **{option: wrong})  # type: ignore[arg-type]
+        except TypeError as error:
+            assert option in str(error), error
+        else:
+            raise AssertionError(f"{option}={wrong!r} accepted")
     assert (
         pick_stale_basis({"lastEvaluated": "not a date", "lastChecked": "   ", "created": 1234})
         == none
@@ -452,6 +490,19 @@ def _self_check() -> None:
         True, True, "first", None, None, AlertState("2026-07-31T09:00:00Z", None)
     )
     assert run("2026-07-31T10:00:00Z", datetime(2026, 7, 31, 9))[:4] == (False, False, "fresh", -1)
+    wrong_options: tuple[tuple[str, object, type[Exception]], ...] = (
+        ("threshold", 2, TypeError),
+        ("cooldown", -cool, ValueError),
+        ("now", "2026-07-31", TypeError),
+    )
+    for option, bad_value, error_type in wrong_options:
+        options: dict[str, object] = {"threshold": two, "cooldown": cool, option: bad_value}
+        try:
+            staleness_alert(None, **options)  # type: ignore[arg-type]
+        except error_type as error:
+            assert option in str(error), error
+        else:
+            raise AssertionError(f"{option}={bad_value!r} accepted")
     print("stale_basis self-check: all assertions passed")
 
 

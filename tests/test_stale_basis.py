@@ -419,17 +419,19 @@ def test_pick_updated_is_not_a_signal_unless_listed() -> None:
         "lastEvaluated",
         b"lastEvaluated",
         bytearray(b"x"),
-        None,
         5,
         {"lastEvaluated": 1},
         {"lastEvaluated"},
         (f for f in ["lastChecked"]),
     ],
 )
-def test_pick_bad_signal_fields_option_uses_default(bad: Any) -> None:
-    got = pick_stale_basis({"lastEvaluated": d("07-01")}, signal_fields=bad)
-    assert got.basis == "lastEvaluated"
-    got = pick_stale_basis({"lastChecked": d("07-01"), "other": d("08-01")}, signal_fields=bad)
+def test_pick_bad_signal_fields_option_raises(bad: Any) -> None:
+    with pytest.raises(TypeError, match="signal_fields"):
+        pick_stale_basis({"lastEvaluated": d("07-01")}, signal_fields=bad)
+
+
+def test_pick_signal_fields_none_means_default() -> None:
+    got = pick_stale_basis({"lastChecked": d("07-01"), "other": d("08-01")}, signal_fields=None)
     assert got.basis == "lastChecked"
 
 
@@ -491,10 +493,15 @@ def test_pick_external_bad_entries_skipped(entry: Any) -> None:
 
 
 @pytest.mark.parametrize(
-    "bad", ["2026-06-01", b"x", None, 5, {"date": d("06-01")}, (e for e in [(d("06-01"), "gen")])]
+    "bad", ["2026-06-01", b"x", 5, {"date": d("06-01")}, (e for e in [(d("06-01"), "gen")])]
 )
-def test_pick_bad_external_option(bad: Any) -> None:
-    assert pick_stale_basis({"created": d("01-01")}, external_signals=bad).basis == "created"
+def test_pick_bad_external_option_raises(bad: Any) -> None:
+    with pytest.raises(TypeError, match="external_signals"):
+        pick_stale_basis({"created": d("01-01")}, external_signals=bad)
+
+
+def test_pick_external_none_means_empty() -> None:
+    assert pick_stale_basis({"created": d("01-01")}, external_signals=None).basis == "created"
 
 
 def test_pick_signal_beats_created_even_older() -> None:
@@ -547,17 +554,24 @@ def test_pick_none_named_fields() -> None:
     assert pick_stale_basis({"none": d("01-01")}, created_field="none") == NONE_VERDICT
 
 
-@pytest.mark.parametrize("bad", ["", None, 5, ["created"], b"opened"])
-def test_pick_bad_created_field(bad: Any) -> None:
-    got = pick_stale_basis({"created": d("01-01"), "": d("02-01")}, created_field=bad)
+@pytest.mark.parametrize("default", ["", None])
+def test_pick_created_field_empty_or_none_means_default(default: Any) -> None:
+    got = pick_stale_basis({"created": d("01-01"), "": d("02-01")}, created_field=default)
     assert got.basis == "created"
+
+
+@pytest.mark.parametrize("bad", [5, ["created"], b"opened"])
+def test_pick_bad_created_field_raises(bad: Any) -> None:
+    with pytest.raises(TypeError, match="created_field"):
+        pick_stale_basis({"created": d("01-01")}, created_field=bad)
 
 
 def test_pick_signal_fields_entries_and_forms() -> None:
     item = {"lastEvaluated": d("07-01"), "x": d("08-01")}
-    assert pick_stale_basis(item, signal_fields=["x", 5, None]).basis == "x"
+    for bad_entries in (["x", 5], ["x", None]):
+        with pytest.raises(TypeError, match="signal_fields entries"):
+            pick_stale_basis(item, signal_fields=bad_entries)
     assert pick_stale_basis(item, signal_fields=("x",)).basis == "x"
-    assert pick_stale_basis(item, signal_fields=[5]) == NONE_VERDICT
     assert pick_stale_basis(item, signal_fields=[]) == NONE_VERDICT
 
     class Fields(Sequence[str]):
@@ -766,32 +780,42 @@ def test_alert_now_forms() -> None:
     offset = alert("2026-07-28", datetime(2026, 7, 31, 11, tzinfo=timezone(timedelta(hours=2))))
     assert naive == offset == alert("2026-07-28", at("2026-07-31T09:00"))
     real_now = datetime.now(UTC)
-    for now in (None, "2026-07-31", 5, date(2026, 7, 31), object()):
-        res = alert(real_now - timedelta(hours=47), now)
-        assert (res.stale, res.lag_days) == (False, 1)
-        res = alert(real_now - timedelta(hours=49), now)
-        assert (res.stale, res.reason, res.lag_days) == (True, "first", 2)
-        assert res.state is not None
-        alerted = parse_instant(res.state.alerted_at)
-        assert alerted is not None and abs(alerted - real_now) < timedelta(minutes=5)
+    res = alert(real_now - timedelta(hours=47), None)
+    assert (res.stale, res.lag_days) == (False, 1)
+    res = alert(real_now - timedelta(hours=49), None)
+    assert (res.stale, res.reason, res.lag_days) == (True, "first", 2)
+    assert res.state is not None
+    alerted = parse_instant(res.state.alerted_at)
+    assert alerted is not None and abs(alerted - real_now) < timedelta(minutes=5)
     res = staleness_alert("2026-07-28", threshold=TWO_DAYS, cooldown=COOLDOWN)
     assert res.stale and res.reason == "first"
 
 
-@pytest.mark.parametrize(
-    "bad", [None, 2, "2 days", -TWO_DAYS, timedelta(microseconds=-1), 2.0, True]
-)
-def test_alert_bad_threshold_is_zero(bad: Any) -> None:
+@pytest.mark.parametrize("bad", ["2026-07-31", 5, date(2026, 7, 31), object()])
+def test_alert_bad_now_raises(bad: Any) -> None:
+    with pytest.raises(TypeError, match="now"):
+        alert("2026-07-28", bad)
+
+
+@pytest.mark.parametrize("option", ["threshold", "cooldown"])
+@pytest.mark.parametrize("bad", [None, 2, "2 days", 2.0, True])
+def test_alert_duration_of_wrong_type_raises(option: str, bad: Any) -> None:
+    with pytest.raises(TypeError, match=option):
+        alert("2026-07-28", at("2026-07-31T09:00"), STATE, **{option: bad})
+
+
+@pytest.mark.parametrize("option", ["threshold", "cooldown"])
+@pytest.mark.parametrize("bad", [-TWO_DAYS, timedelta(microseconds=-1)])
+def test_alert_negative_duration_raises(option: str, bad: timedelta) -> None:
+    with pytest.raises(ValueError, match=option):
+        alert("2026-07-28", at("2026-07-31T09:00"), STATE, **{option: bad})
+
+
+def test_alert_zero_threshold_zero_lag_is_fresh() -> None:
     latest = at("2026-07-31T08:00")
-    res = alert(latest, at("2026-07-31T09:00"), threshold=bad)
+    res = alert(latest, at("2026-07-31T09:00"), threshold=timedelta(0))
     assert (res.stale, res.reason, res.lag_days) == (True, "first", 0)
-    assert alert(latest, latest, threshold=bad).stale is False  # zero lag is not past zero
-
-
-@pytest.mark.parametrize("bad", [None, 24, "1 day", -COOLDOWN, timedelta(microseconds=-1)])
-def test_alert_bad_cooldown_is_zero(bad: Any) -> None:
-    res = alert("2026-07-28", at("2026-07-31T09:00"), STATE, cooldown=bad)
-    assert (res.alert, res.reason) == (True, "cooldown_elapsed")
+    assert alert(latest, latest, threshold=timedelta(0)).stale is False  # zero lag is not past
 
 
 def test_alert_zero_cooldown_and_zero_threshold_valid() -> None:
@@ -1067,24 +1091,43 @@ def test_prop_basis_is_newest_valid_signal(item: dict[str, Any], externals: list
         assert got.date == got.date.strip() and parse_instant(got.date) == got.when
 
 
-@given(anything, anything, anything, anything)
-def test_prop_pick_never_raises(item: Any, fields: Any, created: Any, ext: Any) -> None:
+@given(
+    anything,
+    st.one_of(st.none(), st.lists(st.text(max_size=8), max_size=3)),
+    st.one_of(st.none(), st.text(max_size=8)),
+    st.one_of(st.none(), st.lists(anything, max_size=3)),
+)
+def test_prop_pick_never_raises_on_data(item: Any, fields: Any, created: Any, ext: Any) -> None:
     got = pick_stale_basis(item, signal_fields=fields, created_field=created, external_signals=ext)
     assert isinstance(got, StaleBasis)
     assert (got.basis == NO_BASIS) == (got.when is None)
 
 
+@given(anything, anything, anything)
+def test_prop_pick_wrong_option_raises_naming_it(fields: Any, created: Any, ext: Any) -> None:
+    try:
+        got = pick_stale_basis(
+            {}, signal_fields=fields, created_field=created, external_signals=ext
+        )
+    except TypeError as error:
+        assert any(
+            name in str(error) for name in ("signal_fields", "created_field", "external_signals")
+        )
+    else:
+        assert isinstance(got, StaleBasis)
+
+
 @given(
     anything,
-    anything,
-    anything,
-    anything,
+    st.one_of(st.none(), st.datetimes(), aware_dt),
+    st.timedeltas(min_value=timedelta(0)),
+    st.timedeltas(min_value=timedelta(0)),
     st.one_of(
         anything,
         st.builds(AlertState, st.one_of(st.text(max_size=5), aware_dt.map(str)), st.none()),
     ),
 )
-def test_prop_alert_never_raises_and_no_basis_is_stale(
+def test_prop_alert_never_raises_on_data_and_no_basis_is_stale(
     latest: Any, now: Any, threshold: Any, cooldown: Any, last: Any
 ) -> None:
     res = staleness_alert(latest, now=now, threshold=threshold, cooldown=cooldown, last_alert=last)
