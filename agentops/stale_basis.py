@@ -183,9 +183,9 @@ def parse_instant(value: object) -> datetime | None:
         return None
 
 
-def _as_utc(now: datetime | None) -> datetime:
-    """`now` as an aware UTC datetime: naive means UTC; None means the current time."""
-    if now is None:
+def _as_utc(now: object) -> datetime:
+    """`now` as an aware UTC datetime: naive means UTC; anything else means the current time."""
+    if not isinstance(now, datetime):
         return datetime.now(timezone.utc)
     if now.tzinfo is None or now.utcoffset() is None:
         return now.replace(tzinfo=timezone.utc)
