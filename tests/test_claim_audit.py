@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import runpy
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -824,4 +825,7 @@ def test_many_changed_paths_with_same_name_is_fast() -> None:
     assert len(result.false_claims) == 2000
 
 
-# --------------------------------------------------------------------------- self-check
+def test_importing_the_module_prints_nothing(capsys: pytest.CaptureFixture[str]) -> None:
+    # hooks answer with at most one JSON object on stdout: an import must not write to it
+    runpy.run_path(ca.__file__, run_name="imported_not_main")
+    assert capsys.readouterr() == ("", "")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import runpy
 import types
 from fractions import Fraction
 from typing import Any
@@ -1131,4 +1132,7 @@ def test_pathological_query_is_fast() -> None:
     assert time.process_time() - t0 < 2.0
 
 
-# --------------------------------------------------------------------------- self-check
+def test_importing_the_module_prints_nothing(capsys: pytest.CaptureFixture[str]) -> None:
+    # hooks answer with at most one JSON object on stdout: an import must not write to it
+    runpy.run_path(lg.__file__, run_name="imported_not_main")
+    assert capsys.readouterr() == ("", "")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import runpy
 import time
 from pathlib import Path
 
@@ -682,4 +683,7 @@ def test_long_token_body_decodes() -> None:
     assert scannable_command(text) == "A" * 50_000
 
 
-# --- self-check --------------------------------------------------------------------------
+def test_importing_the_module_prints_nothing(capsys: pytest.CaptureFixture[str]) -> None:
+    # hooks answer with at most one JSON object on stdout: an import must not write to it
+    runpy.run_path(sc.__file__, run_name="imported_not_main")
+    assert capsys.readouterr() == ("", "")

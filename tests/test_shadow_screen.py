@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import runpy
 from collections.abc import Iterator
 from pathlib import Path
 from types import MappingProxyType, SimpleNamespace
@@ -791,4 +792,10 @@ def test_large_log_is_linear_enough() -> None:
     assert summary.counts["would_block"] == 50_000
 
 
-# --- self-check ----------------------------------------------------------------------------
+# --- importing ------------------------------------------------------------------------------
+
+
+def test_importing_the_module_prints_nothing(capsys: pytest.CaptureFixture[str]) -> None:
+    # hooks answer with at most one JSON object on stdout: an import must not write to it
+    runpy.run_path(str(MODULE_PATH), run_name="imported_not_main")
+    assert capsys.readouterr() == ("", "")
