@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import errno
 import os
 import stat
 import unicodedata
@@ -97,9 +98,74 @@ def test_read_memory_dir_follows_the_memory_rule(tmp_path: Path) -> None:
     (tmp_path / "link.md").symlink_to(tmp_path / "MEMORY.md")
     found = _common.read_memory_dir(str(tmp_path))
     assert found.listed is True
-    assert found.not_regular == 2
-    assert found.files == (("MEMORY.md", "# index\n"), ("b_fact.MD", "bad \ufffd byte"))
-    assert _common.read_memory_dir(str(tmp_path / "absent")) == _common.MemoryDir((), 0, False)
+    assert found.files == (
+        ("MEMORY.md", "# index\n"),
+        ("b_fact.MD", "bad \ufffd byte"),
+        ("dir.md", None),
+        ("link.md", None),
+    )
+    assert found.skipped == (
+        _common.SkippedEntry("dir.md", "not a regular file"),
+        _common.SkippedEntry("link.md", "symbolic link, not followed"),
+    )
+    assert found.not_regular == {"dir.md", "link.md"}
+    absent = _common.read_memory_dir(str(tmp_path / "absent"))
+    assert absent == _common.MemoryDir((), (), frozenset(), False)
+
+
+def test_read_memory_dir_caps_each_file_from_its_size(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(_common, "MAX_FILE_BYTES", 10)
+    (tmp_path / "at_cap.md").write_bytes(b"x" * 10)
+    (tmp_path / "over_cap.md").write_bytes(b"x" * 11)
+    found = _common.read_memory_dir(str(tmp_path))
+    assert found.files == (("at_cap.md", "x" * 10), ("over_cap.md", None))
+    why = "too large to read (11 bytes, limit 10)"
+    assert found.skipped == (_common.SkippedEntry("over_cap.md", why),)
+    assert found.not_regular == frozenset()  # a regular file, only not read
+
+
+def test_read_memory_dir_refuses_a_file_grown_past_the_cap_after_listing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(_common, "MAX_FILE_BYTES", 10)
+    (tmp_path / "grew.md").write_bytes(b"x" * 11)
+    monkeypatch.setattr(_common, "_entry_refusal", lambda path: (True, ""))  # small when listed
+    found = _common.read_memory_dir(str(tmp_path))
+    assert found.files == (("grew.md", None),)
+    assert found.skipped == (_common.SkippedEntry("grew.md", "larger than 10 bytes"),)
+
+
+def test_read_memory_dir_entry_gone_before_its_lstat(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "gone.md").write_text("x", encoding="utf-8")
+    monkeypatch.setattr(os, "listdir", lambda folder: ["gone.md", "never.md"])
+    found = _common.read_memory_dir(str(tmp_path))
+    assert found.files == (("gone.md", "x"), ("never.md", None))
+    assert found.skipped == (_common.SkippedEntry("never.md", "unreadable: missing"),)
+    assert found.not_regular == {"never.md"}
+
+
+def _swapped_in_after_listing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every entry looks like a regular file when listed, whatever it is when opened."""
+    monkeypatch.setattr(_common, "_entry_refusal", lambda path: (True, ""))
+
+
+def test_read_memory_dir_never_follows_or_waits_on_a_swapped_in_entry(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "elsewhere.txt"
+    target.write_text("outside", encoding="utf-8")
+    (tmp_path / "fact.md").symlink_to(target)
+    os.mkfifo(tmp_path / "pipe.md")  # no writer: a blocking open would hang here
+    _swapped_in_after_listing(monkeypatch)
+    found = _common.read_memory_dir(str(tmp_path))
+    assert found.files == (("fact.md", None), ("pipe.md", None))
+    (link, fifo) = found.skipped
+    assert link.name == "fact.md" and link.reason.startswith("unreadable: ")
+    assert fifo == _common.SkippedEntry("pipe.md", "not a regular file")
 
 
 def test_printable_escapes_line_breaks_and_unencodable_text() -> None:
@@ -218,16 +284,6 @@ def test_selfcheck_reports_a_failing_module(
     assert selfcheck.run(argparse.Namespace(modules=["fine"])) == 0
 
 
-def test_read_memory_dir_never_follows_a_swapped_in_link(tmp_path: Path) -> None:
-    target = tmp_path / "elsewhere.txt"
-    target.write_text("outside", encoding="utf-8")
-    (tmp_path / "fact.md").symlink_to(target)
-    assert _common._read_replacing(str(tmp_path / "fact.md")) is None
-    fifo = tmp_path / "pipe.md"
-    os.mkfifo(fifo)
-    assert _common._read_replacing(str(fifo)) is None  # returns at once, never blocks
-
-
 def test_a_fail_open_hook_swallows_its_own_usage_errors(capsys: Any) -> None:
     assert cli.main(["hook", "post-tool-use", "--no-such-flag"]) == 0
     assert capsys.readouterr().out == ""
@@ -283,6 +339,86 @@ def test_read_regular_refuses_a_file_that_grew_after_fstat(
 
     monkeypatch.setattr(os, "fstat", small_fstat)
     assert _why_not_read(target, limit=9) == "larger than 9 bytes"
+
+
+def _open_descriptors() -> int:
+    return len(os.listdir("/proc/self/fd")) if os.path.isdir("/proc/self/fd") else 0
+
+
+def test_open_regular_hands_over_a_descriptor_or_closes_it(tmp_path: Path) -> None:
+    target = tmp_path / "f"
+    target.write_bytes(b"body")
+    fd = _common.open_regular(str(target), follow_links=False)
+    try:
+        assert os.read(fd, 10) == b"body"
+        assert os.get_inheritable(fd) is False  # O_CLOEXEC: no child inherits it
+        assert os.get_blocking(fd) is False  # O_NONBLOCK
+    finally:
+        os.close(fd)
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    before = _open_descriptors()
+    for refused in (fifo, tmp_path):
+        with pytest.raises(_common.FileNotRead, match=r"^not a regular file$") as caught:
+            _common.open_regular(str(refused), follow_links=True)
+        assert caught.value.errno is None  # there, but not acceptable
+    assert _open_descriptors() == before  # a refused descriptor is closed
+
+
+def test_open_regular_fstat_failure_closes_and_says_why(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "f"
+    target.write_bytes(b"body")
+    before = _open_descriptors()
+
+    def broken(fd: int) -> Any:
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(os, "fstat", broken)
+    with pytest.raises(_common.FileNotRead, match=r"^unreadable: Input/output error$") as caught:
+        _common.open_regular(str(target), follow_links=False)
+    assert caught.value.errno == 5
+    monkeypatch.undo()
+    assert _open_descriptors() == before
+
+
+def test_file_not_read_says_whether_the_system_refused(tmp_path: Path) -> None:
+    with pytest.raises(_common.FileNotRead) as caught:
+        _common.read_regular(str(tmp_path / "absent"), limit=None, follow_links=False)
+    missing = caught.value
+    assert (str(missing), missing.missing, missing.reason) == (
+        "missing",
+        True,
+        "unreadable: missing",
+    )
+    assert missing.errno == errno.ENOENT
+    link = tmp_path / "link"
+    link.symlink_to(tmp_path)
+    with pytest.raises(_common.FileNotRead) as caught:
+        _common.read_regular(str(link), limit=None, follow_links=False)
+    assert caught.value.errno == errno.ELOOP and not caught.value.missing
+    assert caught.value.reason == str(caught.value)
+    with pytest.raises(_common.FileNotRead) as caught:
+        _common.read_regular(str(tmp_path), limit=None, follow_links=True)
+    assert caught.value.errno is None and caught.value.reason == "not a regular file"
+
+
+def test_walk_files_yields_regular_files_and_records_the_rest(tmp_path: Path) -> None:
+    (tmp_path / "b.txt").write_text("b", encoding="utf-8")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "a.txt").write_text("a", encoding="utf-8")
+    (tmp_path / "link.txt").symlink_to(tmp_path / "b.txt")
+    os.mkfifo(tmp_path / "pipe")
+    skipped: list[_common.Skipped] = []
+    walked = _common.walk_files(iter([str(tmp_path), str(tmp_path / "absent")]), skipped)
+    assert [os.path.relpath(p, tmp_path) for p in walked] == ["b.txt", os.path.join("sub", "a.txt")]
+    reasons = [(os.path.basename(s.path), s.reason.split(":")[0]) for s in skipped]
+    assert reasons == [
+        ("link.txt", "not a regular file"),
+        ("pipe", "not a regular file"),
+        ("absent", "cannot stat"),
+    ]
 
 
 def test_loads_strict_refuses_duplicates_and_constants() -> None:

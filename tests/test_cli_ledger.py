@@ -7,6 +7,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,6 @@ from support import ROOT, run_cli
 
 from agentops import memory_usage_ledger as mul
 from agentops.cli import _common, main
-from agentops.cli import ledger as cli_ledger
 
 UTC = timezone.utc
 STAMP = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}Z")
@@ -262,7 +262,7 @@ def test_touch_dir_unreadable_file_still_a_fact(
     tmp_path: Path, capsys: Capture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     folder = memdir(tmp_path)
-    fake = _common.MemoryDir((("alpha.md", None), ("memory.MD", "idx")), 0, True)
+    fake = _common.MemoryDir((("alpha.md", None), ("memory.MD", "idx")), (), frozenset(), True)
     monkeypatch.setattr(_common, "read_memory_dir", lambda d: fake)
     ledger = tmp_path / "usage.jsonl"
     assert main(["ledger", "touch", str(ledger), "alpha", "memory", "--dir", str(folder)]) == 0
@@ -279,7 +279,9 @@ def test_touch_bad_dir_is_usage_error_nothing_written(
         target.write_text("x")
     elif case == "unlistable":
         target.mkdir()
-        monkeypatch.setattr(_common, "read_memory_dir", lambda d: _common.MemoryDir((), 0, False))
+        monkeypatch.setattr(
+            _common, "read_memory_dir", lambda d: _common.MemoryDir((), (), frozenset(), False)
+        )
     ledger = tmp_path / "usage.jsonl"
     assert main(["ledger", "touch", str(ledger), "alpha", "--dir", str(target)]) == 2
     out, err = capsys.readouterr()
@@ -532,7 +534,9 @@ def test_tally_unreadable_ledger_reads_empty(
     assert "unreadable: Permission denied" in capsys.readouterr().err
 
 
-def test_read_ledger_read_failure(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_tally_ledger_read_failure(
+    tmp_path: Path, capsys: Capture, monkeypatch: pytest.MonkeyPatch
+) -> None:
     ledger = tmp_path / "usage.jsonl"
     ledger.write_text("x")
 
@@ -540,7 +544,9 @@ def test_read_ledger_read_failure(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
         raise OSError(5, "Input/output error")
 
     monkeypatch.setattr("agentops.cli.ledger.os.read", broken)
-    assert cli_ledger.read_ledger(str(ledger)) == ("", "unreadable: Input/output error")
+    folder = memdir(tmp_path)
+    assert main(["ledger", "tally", str(ledger), str(folder)]) == 4
+    assert "(ledger unreadable: Input/output error)" in capsys.readouterr().err
 
 
 def test_tally_bom_and_invalid_utf8(tmp_path: Path, capsys: Capture) -> None:
@@ -558,9 +564,10 @@ def test_tally_bom_and_invalid_utf8(tmp_path: Path, capsys: Capture) -> None:
     doc = json.loads(capsys.readouterr().out)
     assert doc["rows_read"] == 2 and doc["rows_skipped"] == 0
     assert sorted(t["name"] for t in doc["touched"]) == ["alpha", "b\ufffdd"]
-    assert cli_ledger.read_ledger(str(ledger))[0].startswith('{"ts"')
-    ledger.write_bytes(b"\xef\xbb\xbf\xef\xbb\xbf" + body)
-    assert cli_ledger.read_ledger(str(ledger))[0].startswith('\ufeff{"ts"')
+    ledger.write_bytes(b"\xef\xbb\xbf\xef\xbb\xbf" + body)  # only one BOM is dropped
+    assert main(["ledger", "tally", str(ledger), str(folder), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["rows_read"] == 1 and doc["rows_skipped"] == 1
 
 
 def test_tally_text_escapes_odd_names(tmp_path: Path, capsys: Capture) -> None:
@@ -578,8 +585,15 @@ def test_tally_unreadable_fact_file_still_named(
     tmp_path: Path, capsys: Capture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     folder = memdir(tmp_path)
+    files = (("MEMORY.md", "i"), ("alpha.md", None), ("link.md", None), ("mEmOrY.mD", "j"))
     fake = _common.MemoryDir(
-        (("MEMORY.md", "i"), ("alpha.md", None), ("mEmOrY.mD", "j"), ("x.MD", "k")), 2, True
+        (*files, ("x.MD", "k")),
+        (
+            _common.SkippedEntry("alpha.md", "unreadable: Permission denied"),
+            _common.SkippedEntry("link.md", _common.LINK_NOT_FOLLOWED),
+        ),
+        frozenset({"link.md"}),
+        True,
     )
     monkeypatch.setattr(_common, "read_memory_dir", lambda d: fake)
     ledger = tmp_path / "usage.jsonl"
@@ -592,7 +606,9 @@ def test_tally_unlistable_dir_exit_4(
     tmp_path: Path, capsys: Capture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     folder = memdir(tmp_path, "alpha.md")
-    monkeypatch.setattr(_common, "read_memory_dir", lambda d: _common.MemoryDir((), 0, False))
+    monkeypatch.setattr(
+        _common, "read_memory_dir", lambda d: _common.MemoryDir((), (), frozenset(), False)
+    )
     ledger = tmp_path / "usage.jsonl"
     ledger.write_text(ledger_text(("alpha", ago(1))), encoding="utf-8")
     assert main(["ledger", "tally", str(ledger), str(folder)]) == 4
@@ -772,3 +788,76 @@ def test_concurrent_cli_subprocesses(tmp_path: Path) -> None:
         assert proc.returncode == 0, err
         assert out == b"recorded 40 touches\n"
     _assert_480_rows(ledger)
+
+
+# ------------------------------------------------------------ the memory directory
+
+
+def test_tally_over_cap_fact_file_is_skipped_said_and_still_named(
+    tmp_path: Path, capsys: Capture
+) -> None:
+    folder = memdir(tmp_path, "alpha.md")
+    with open(folder / "huge.md", "wb") as handle:
+        handle.truncate(1 << 30)  # 1 GiB, sparse: no disk used
+    ledger = tmp_path / "usage.jsonl"
+    ledger.write_text(ledger_text(("alpha", ago(1))), encoding="utf-8")
+    # generous adversarial bound (CPU time, so load cannot fail it): never read
+    start = time.process_time()
+    assert main(["ledger", "tally", str(ledger), str(folder)]) == 0
+    assert time.process_time() - start < 0.5
+    why = f"too large to read ({1 << 30} bytes, limit {_common.MAX_FILE_BYTES})"
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1] == f"fact file not read: huge.md: {why}"
+    assert lines[-1] == "never  huge"  # its name is still a fact
+    assert main(["ledger", "tally", str(ledger), str(folder), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["files_skipped"] == [{"name": "huge.md", "reason": why}]
+    assert doc["never_touched"] == ["huge"]
+
+
+def test_tally_fact_file_at_the_cap_is_read_one_over_is_skipped(
+    tmp_path: Path, capsys: Capture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(_common, "MAX_FILE_BYTES", 10)
+    folder = memdir(tmp_path)
+    (folder / "at_cap.md").write_bytes(b"x" * 10)
+    (folder / "over_cap.md").write_bytes(b"x" * 11)
+    ledger = tmp_path / "usage.jsonl"
+    ledger.write_text(ledger_text(("at_cap", ago(1))), encoding="utf-8")
+    assert main(["ledger", "tally", str(ledger), str(folder), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    why = "too large to read (11 bytes, limit 10)"
+    assert doc["files_skipped"] == [{"name": "over_cap.md", "reason": why}]
+    assert doc["never_touched"] == ["over_cap"]
+
+
+def test_tally_swapped_in_fifo_or_link_is_not_read_and_is_skipped(
+    tmp_path: Path, capsys: Capture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = memdir(tmp_path, "alpha.md")
+    outside = tmp_path / "outside.txt"
+    outside.write_text("secret elsewhere", encoding="utf-8")
+    (folder / "link.md").symlink_to(outside)
+    os.mkfifo(folder / "pipe.md")  # no writer: a blocking open would hang the command
+    # both were regular files when listed, and swapped in before they were opened
+    monkeypatch.setattr(_common, "_entry_refusal", lambda path: (True, ""))
+    ledger = tmp_path / "usage.jsonl"
+    ledger.write_text(ledger_text(("alpha", ago(1))), encoding="utf-8")
+    assert main(["ledger", "tally", str(ledger), str(folder), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    (link, fifo) = doc["files_skipped"]
+    assert link["name"] == "link.md" and link["reason"].startswith("unreadable: ")
+    assert fifo == {"name": "pipe.md", "reason": "not a regular file"}
+
+
+def test_tally_never_reports_links_and_folders_as_fact_files(
+    tmp_path: Path, capsys: Capture
+) -> None:
+    folder = memdir(tmp_path, "alpha.md")
+    (folder / "link.md").symlink_to(folder / "alpha.md")
+    (folder / "sub.md").mkdir()
+    ledger = tmp_path / "usage.jsonl"
+    ledger.write_text(ledger_text(("alpha", ago(1))), encoding="utf-8")
+    assert main(["ledger", "tally", str(ledger), str(folder), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert "files_skipped" not in doc and doc["never_touched"] == []

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from support import run_cli
 
-from agentops.cli import main
+from agentops.cli import _common, main
 from agentops.cli import memory as cli_memory
 from agentops.memory_integrity import Finding
 
@@ -277,8 +277,12 @@ def test_huge_sparse_topic_file_skipped_from_its_size(
     doc = json.loads(out)
     assert code == 0 and doc["coverage"]["reached"] == 1
     (skip,) = doc["skipped"]
-    assert skip["name"] == "user_big.md" and skip["reason"].startswith("too large to read")
-    listing = cli_memory.read_memory_listing(str(tmp_path))
+    cap = _common.MAX_FILE_BYTES
+    assert skip == {
+        "name": "user_big.md",
+        "reason": f"too large to read ({1 << 30} bytes, limit {cap})",
+    }
+    listing = _common.read_memory_dir(str(tmp_path))
     assert ("user_big.md", None) in listing.files
 
 
@@ -434,3 +438,25 @@ def test_exit_codes_end_to_end(tmp_path: Path) -> None:
     assert run_cli("memory", "lint", str(tmp_path / "missing")).returncode == 2
     write(tmp_path / "clean", {"user_a.md": "x", "MEMORY.md": "- [A](user_a.md)"})
     assert run_cli("memory", "repairs", str(tmp_path / "clean")).returncode == 0
+
+
+def test_swapped_in_fifo_or_link_is_not_read_and_is_skipped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    outside = tmp_path / "outside.txt"
+    outside.write_text("secret elsewhere")
+    memory = write(
+        tmp_path / "mem",
+        {"MEMORY.md": "- [A](user_a.md)\n- [L](user_link.md)\n", "user_a.md": "fact"},
+    )
+    os.symlink(outside, memory / "user_link.md")
+    os.mkfifo(memory / "user_pipe.md")  # no writer: a blocking open would hang the command
+    # both were regular files when listed, and swapped in before they were opened
+    monkeypatch.setattr(_common, "_entry_refusal", lambda path: (True, ""))
+    code, out, _ = cli(capsys, "lint", str(memory), "--json")
+    doc = json.loads(out)
+    assert code == 0 and doc["coverage"]["reached"] == 1 and doc["coverage"]["contentless"] == 2
+    (link, fifo) = doc["skipped"]
+    assert link["name"] == "user_link.md" and link["reason"].startswith("unreadable: ")
+    assert fifo == {"name": "user_pipe.md", "reason": "not a regular file"}
+    assert "secret" not in out and "points at no memory file" not in out

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -147,3 +148,36 @@ def test_redact_unreadable_input_is_probe_blind(tmp_path: Path) -> None:
 def test_redact_ignores_the_kill_switch() -> None:
     done = run_cli("redact", stdin=AWS, env={"AGENTOPS_DISABLED": "1"})
     assert (done.returncode, done.stdout) == (0, "[redacted:aws-key]")
+
+
+@pytest.mark.parametrize("kind", ["fifo", "directory", "not utf-8", "link to a fifo"])
+def test_a_baseline_that_is_not_a_readable_text_file_is_refused_at_once(
+    planted: Path, tmp_path_factory: pytest.TempPathFactory, capsys: Any, kind: str
+) -> None:
+    baseline = tmp_path_factory.mktemp("baseline") / "b.json"
+    if kind == "directory":
+        baseline.mkdir()
+    elif kind == "not utf-8":
+        baseline.write_bytes(b"\xff\xfe{}")
+    else:
+        fifo = baseline.with_name("fifo") if kind == "link to a fifo" else baseline
+        os.mkfifo(fifo)  # no writer: a blocking open would hang the command here
+        if fifo != baseline:
+            baseline.symlink_to(fifo)
+    why = {"not utf-8": "not UTF-8"}.get(kind, "not a regular file")
+    for update in ([], ["--update-baseline"]):
+        code, out, err = _scan(capsys, "--baseline", str(baseline), *update, str(planted))
+        assert (code, out) == (2, "") and err.strip().endswith(f"cannot be read: {why}")
+
+
+def test_the_scan_walk_is_the_shared_walk(tmp_path: Path, capsys: Any) -> None:
+    (tmp_path / "a.txt").write_text("clean\n", encoding="utf-8")
+    (tmp_path / "link.txt").symlink_to(tmp_path / "a.txt")
+    os.mkfifo(tmp_path / "pipe")
+    code, out, _ = _scan(capsys, "--json", str(tmp_path))
+    doc = json.loads(out)
+    assert code == 0 and doc["swept"] == 1
+    assert sorted((os.path.basename(s["path"]), s["reason"]) for s in doc["skipped"]) == [
+        ("link.txt", "not a regular file"),
+        ("pipe", "not a regular file"),
+    ]

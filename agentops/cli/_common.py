@@ -1,10 +1,15 @@
 """Rules every agentops command shares: exit codes, the kill switch, output, files.
 
-One way to do each thing: `read_regular` is the one reader (one descriptor,
-non-blocking, optionally no-follow, `fstat` before reading, a size cap),
-`append_record` the one appender (one `os.write` on an `O_APPEND` descriptor, the
-creation mode chosen by the caller), `add_json_option` the one `--json`, and
-`Subcommands` the type of what `register(commands, hooks)` receives.
+One way to do each thing: `open_regular` is the one way a command opens a file it
+reads (one descriptor, non-blocking, optionally no-follow, checked with `fstat`),
+`read_regular` the one reader on top of it (a size cap, refused not truncated),
+`read_text_file` and `read_memory_dir` what the scans and the memory commands read
+through it, `walk_files` the one walk, `append_record` the one appender (one
+`os.write` on an `O_APPEND` descriptor, the creation mode chosen by the caller),
+`add_json_option` the one `--json`, and `Subcommands` the type of what
+`register(commands, hooks)` receives. Writers that create a private file whole
+(a temporary file renamed into place, `O_EXCL`, 0o600) are a different operation
+and stay with their owners.
 
 Sweeping follows one rule set so every scan counts the same way: regular files
 only; `.git`, `node_modules`, `__pycache__` and virtualenv folders skipped; a file
@@ -155,7 +160,7 @@ class Sweep:
         self._progress = sys.stderr.isatty()
 
     def __iter__(self) -> Iterator[SweptFile]:
-        for path in _walk(self.paths, self.skipped):
+        for path in walk_files(self.paths, self.skipped):
             text = read_text_file(path, keep_bom=self.keep_bom)
             if isinstance(text, Skipped):
                 self.skipped.append(text)
@@ -169,7 +174,11 @@ class Sweep:
         return f"swept {self.swept} files ({len(self.skipped)} skipped)"
 
 
-def _walk(paths: list[str], skipped: list[Skipped]) -> Iterator[str]:
+def walk_files(paths: Iterable[str], skipped: list[Skipped]) -> Iterator[str]:
+    """The regular files under `paths` (each a file or a folder walked in name order),
+    lazily, by the sweep rule; every path that is not one is appended to `skipped`
+    with why. Files are not opened here: whoever reads one uses `read_regular`, which
+    checks again on the descriptor it reads."""
     for root in paths:
         try:
             mode = os.stat(root).st_mode
@@ -206,41 +215,69 @@ def _skip_dir(path: str, name: str) -> bool:
 
 class FileNotRead(Exception):
     """Why `read_regular` read nothing: `str(exc)` is one short phrase ("missing",
-    "unreadable: ...", "not a regular file", "larger than N bytes")."""
+    "unreadable: ...", "not a regular file", "larger than N bytes"); `errno` is set
+    when the operating system refused (the file is missing, locked, a link not
+    followed), None when the file was there but not acceptable."""
+
+    def __init__(self, phrase: str, errno: int | None = None) -> None:
+        super().__init__(phrase)
+        self.errno = errno
+
+    @classmethod
+    def from_os_error(cls, exc: OSError) -> FileNotRead:
+        if isinstance(exc, FileNotFoundError):
+            return cls("missing", exc.errno)
+        return cls(f"unreadable: {exc.strerror or exc}", exc.errno)
 
     @property
     def missing(self) -> bool:
         return str(self) == "missing"
 
+    @property
+    def reason(self) -> str:
+        """The phrase as a skip reason: a missing file is one that could not be read."""
+        return "unreadable: missing" if self.missing else str(self)
+
+
+def open_regular(path: str, *, follow_links: bool, dir_fd: int | None = None) -> int:
+    """A read-only descriptor (the caller closes it) on the regular file at `path`, or
+    FileNotRead saying why not: the open is non-blocking and, unless `follow_links`,
+    refuses a final symlink; the descriptor's own `fstat` then refuses anything but
+    a regular file, so the file checked is the file read. `dir_fd`: `path` is
+    relative to that open directory."""
+    flags = os.O_RDONLY | O_CLOEXEC | O_NONBLOCK | (0 if follow_links else O_NOFOLLOW)
+    try:
+        fd = os.open(path, flags, dir_fd=dir_fd)
+    except OSError as exc:
+        raise FileNotRead.from_os_error(exc) from None
+    try:
+        regular = stat.S_ISREG(os.fstat(fd).st_mode)
+    except OSError as exc:
+        os.close(fd)
+        raise FileNotRead.from_os_error(exc) from None
+    if not regular:
+        os.close(fd)
+        raise FileNotRead("not a regular file")
+    return fd
+
 
 def read_regular(
     path: str, *, limit: int | None, follow_links: bool, dir_fd: int | None = None
 ) -> bytes:
-    """The bytes of the regular file at `path`, or FileNotRead saying why not.
-
-    One descriptor does everything: opened non-blocking (and without following a
-    final symlink unless `follow_links`), checked with `fstat` on that descriptor,
-    so the file checked is the file read. More than `limit` bytes (when given) is
-    refused, not truncated. `dir_fd`: `path` is relative to that open directory."""
-    flags = os.O_RDONLY | O_CLOEXEC | O_NONBLOCK | (0 if follow_links else O_NOFOLLOW)
+    """The bytes of the regular file at `path` (opened by `open_regular`), or
+    FileNotRead saying why not. More than `limit` bytes (when given) is refused, not
+    truncated: first from the size `fstat` reports, without reading, then from what
+    was read (the file grew after the `fstat`)."""
+    fd = open_regular(path, follow_links=follow_links, dir_fd=dir_fd)
     try:
-        fd = os.open(path, flags, dir_fd=dir_fd)
-    except FileNotFoundError:
-        raise FileNotRead("missing") from None
-    except OSError as exc:
-        raise FileNotRead(f"unreadable: {exc.strerror or exc}") from None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise FileNotRead("not a regular file")
-        if limit is not None and info.st_size > limit:
+        if limit is not None and os.fstat(fd).st_size > limit:
             raise FileNotRead(f"larger than {limit} bytes")
         data = _read_to_end(fd, limit)
     except OSError as exc:
-        raise FileNotRead(f"unreadable: {exc.strerror or exc}") from None
+        raise FileNotRead.from_os_error(exc) from None
     finally:
         os.close(fd)
-    if limit is not None and len(data) > limit:  # grew after the fstat
+    if limit is not None and len(data) > limit:
         raise FileNotRead(f"larger than {limit} bytes")
     return data
 
@@ -387,7 +424,7 @@ def read_text_file(path: str, *, keep_bom: bool = False) -> str | Skipped:
     try:
         data = read_regular(path, limit=MAX_FILE_BYTES, follow_links=True)
     except FileNotRead as exc:
-        return Skipped(path, "unreadable: missing" if exc.missing else str(exc))
+        return Skipped(path, exc.reason)
     if b"\x00" in data[:BINARY_PROBE_BYTES]:
         return Skipped(path, "binary")
     try:
@@ -409,42 +446,72 @@ def read_stdin_text(limit: int | None = None) -> str:
     return data.decode("utf-8", "replace")
 
 
-class MemoryDir(NamedTuple):
-    """A memory directory as `memory lint` reads it (docs/reference/memory_integrity.md)."""
+class SkippedEntry(NamedTuple):
+    """A memory directory entry that was not read: its name and why."""
 
-    files: tuple[tuple[str, str | None], ...]  # (file name, text or None if unreadable)
-    not_regular: int  # symlinks, directories named x.md, sockets: never read
+    name: str
+    reason: str
+
+
+class MemoryDir(NamedTuple):
+    """A memory directory as `memory lint` and `ledger` read it
+    (docs/reference/memory_integrity.md)."""
+
+    files: tuple[tuple[str, str | None], ...]  # every `.md` entry: (name, text or None)
+    skipped: tuple[SkippedEntry, ...]  # why each entry read as None was not read
+    not_regular: frozenset[str]  # names that were not regular files when listed
     listed: bool  # False when the directory could not be listed (NOTHING SWEPT)
 
 
+LINK_NOT_FOLLOWED = "symbolic link, not followed"
+
+
 def read_memory_dir(directory: str) -> MemoryDir:
-    """Entries ending in `.md` (any case), sorted by name; regular files read as bytes,
-    decoded UTF-8 with invalid sequences replaced and a leading BOM dropped; an
-    unreadable one is `(name, None)`. The caller checks that `directory` is a
-    directory (a usage error otherwise). Never raises."""
+    """Every entry of `directory` whose name ends in `.md` (any case), sorted by name,
+    with its text or why it has none. Never raises; the caller checks that
+    `directory` is a directory (a usage error otherwise).
+
+    An entry that is not a regular file when listed (a symbolic link, a folder, a
+    FIFO, a socket) is never opened, nor is one larger than `MAX_FILE_BYTES` (refused
+    from its size alone, never loaded). The rest are read by `read_regular` without
+    following links and with the same cap, so a link or FIFO swapped in since the
+    listing is not read, nor a file grown past the cap. The text is UTF-8 with
+    invalid sequences replaced and a leading BOM dropped."""
     try:
         names = sorted(n for n in os.listdir(directory) if n.lower().endswith(".md"))
     except OSError:
-        return MemoryDir((), 0, False)
+        return MemoryDir((), (), frozenset(), False)
     files: list[tuple[str, str | None]] = []
-    not_regular = 0
+    skipped: list[SkippedEntry] = []
+    not_regular: set[str] = set()
     for name in names:
         path = os.path.join(directory, name)
-        try:
-            regular = stat.S_ISREG(os.lstat(path).st_mode)
-        except OSError:
-            regular = False
+        regular, why = _entry_refusal(path)
         if not regular:
-            not_regular += 1
-            continue
-        files.append((name, _read_replacing(path)))
-    return MemoryDir(tuple(files), not_regular, True)
+            not_regular.add(name)
+        text: str | None = None
+        if not why:
+            try:
+                text = text_replacing(read_regular(path, limit=MAX_FILE_BYTES, follow_links=False))
+            except FileNotRead as exc:
+                why = exc.reason
+        files.append((name, text))
+        if why:
+            skipped.append(SkippedEntry(name, why))
+    return MemoryDir(tuple(files), tuple(skipped), frozenset(not_regular), True)
 
 
-def _read_replacing(path: str) -> str | None:
-    # The entry was a regular file when listed; a symlink or FIFO swapped in since is
-    # not followed or waited on, and reads as contentless.
+def _entry_refusal(path: str) -> tuple[bool, str]:
+    """Whether the listed entry `path` is a regular file, and why it is not to be
+    read ("" when it is), both from its lstat."""
     try:
-        return text_replacing(read_regular(path, limit=None, follow_links=False))
-    except FileNotRead:
-        return None
+        info = os.lstat(path)
+    except OSError as exc:
+        return False, FileNotRead.from_os_error(exc).reason
+    if stat.S_ISLNK(info.st_mode):
+        return False, LINK_NOT_FOLLOWED
+    if not stat.S_ISREG(info.st_mode):
+        return False, "not a regular file"
+    if info.st_size > MAX_FILE_BYTES:
+        return True, f"too large to read ({info.st_size} bytes, limit {MAX_FILE_BYTES})"
+    return True, ""

@@ -5,10 +5,17 @@
 or rewritten, a torn last line closed with a newline first), so concurrent
 sessions appending at once lose and tear no row.
 
-`tally` reads the ledger (UTF-8, invalid bytes replaced, a leading BOM dropped; a
-missing, unreadable or non-regular ledger reads as empty) and tallies it against
-the fact names of a memory directory. No rows read means NO EVIDENCE (exit 4):
-never-touched is then not an eviction signal.
+`tally` reads the ledger (`_common.read_regular`: UTF-8, invalid bytes replaced, a
+leading BOM dropped; a missing, unreadable or non-regular ledger reads as empty) and
+tallies it against the fact names of a memory directory. No rows read means NO
+EVIDENCE (exit 4): never-touched is then not an eviction signal.
+
+The fact names are the regular `.md` files of the memory directory, the index
+excluded, as `_common.read_memory_dir` lists them: a file that cannot be read, or is
+larger than `_common.MAX_FILE_BYTES` (refused from its size, never loaded), still
+names a fact; a symbolic link, folder, FIFO or socket named `x.md` does not. `tally`
+says which fact files it did not read (`fact file not read: NAME: why` after the
+first line, or `files_skipped` in the JSON, present only then), never silently.
 
 Choices: the kill switch (`AGENTOPS_DISABLED=1`) makes both commands print
 `disabled by AGENTOPS_DISABLED` and exit 4 with nothing written; a LEDGER that is
@@ -24,6 +31,7 @@ import argparse
 import os
 import re
 import sys
+from typing import Any
 
 from agentops.cli import _common
 
@@ -61,7 +69,11 @@ def register(commands: _common.Subcommands, hooks: _common.Subcommands) -> None:
 def fact_names(memory_dir: _common.MemoryDir) -> list[str]:
     """Each regular `.md` file's name minus its last three characters; the index
     (`memory.md` in any case) excluded. An unreadable file still names a fact."""
-    return [name[:-3] for name, _text in memory_dir.files if name.lower() != INDEX_NAME]
+    return [
+        name[:-3]
+        for name, _text in memory_dir.files
+        if name.lower() != INDEX_NAME and name not in memory_dir.not_regular
+    ]
 
 
 def _plural(count: int) -> str:
@@ -97,32 +109,14 @@ def run_touch(args: argparse.Namespace) -> int:
         _common.say_error(
             f"warning: {name!r} is not a fact in {args.dir} (recorded anyway; a typo?)"
         )
-    problem = append_text(args.ledger, mul.format_ledger_rows(made.rows))
-    if problem is not None:
-        _common.say_error(f"ledger {args.ledger}: {problem}; nothing recorded")
+    record = mul.format_ledger_rows(made.rows).encode("utf-8")
+    try:
+        _common.append_record(args.ledger, record, mode=0o644, follow_links=True)
+    except _common.FileNotWritten as exc:
+        _common.say_error(f"ledger {args.ledger}: {exc}; nothing recorded")
         return _common.EXIT_BLIND
     print(f"recorded {len(made.rows)} {_plural(len(made.rows))}")
     return _common.EXIT_FINDINGS if made.rejected else _common.EXIT_OK
-
-
-def append_text(path: str, text: str) -> str | None:
-    """Append `text` to the regular file `path` (created 0o644, never truncated) in one
-    write; None on success, else why nothing was written."""
-    try:
-        _common.append_record(path, text.encode("utf-8"), mode=0o644, follow_links=True)
-    except _common.FileNotWritten as exc:
-        return str(exc)
-    return None
-
-
-def read_ledger(path: str) -> tuple[str, str | None]:
-    """The ledger's text (UTF-8, invalid bytes replaced, leading BOM dropped) and why
-    it read as empty (None when it was read)."""
-    try:
-        data = _common.read_regular(path, limit=None, follow_links=True)
-    except _common.FileNotRead as exc:
-        return "", str(exc)
-    return _common.text_replacing(data), None
 
 
 def run_tally(args: argparse.Namespace) -> int:
@@ -143,7 +137,12 @@ def run_tally(args: argparse.Namespace) -> int:
         _common.say_error(f"{args.directory}: missing or not a directory")
         return _common.EXIT_USAGE
     memory_dir = _common.read_memory_dir(args.directory)
-    text, why_empty = read_ledger(args.ledger)
+    why_empty: str | None = None
+    try:  # uncapped: the ledger is this command's own log, and a long history is evidence
+        data = _common.read_regular(args.ledger, limit=None, follow_links=True)
+    except _common.FileNotRead as exc:
+        data, why_empty = b"", str(exc)
+    text = _common.text_replacing(data)
     parsed = mul.parse_ledger_text(text)
     tally = mul.tally_usage(
         parsed.rows,
@@ -152,25 +151,29 @@ def run_tally(args: argparse.Namespace) -> int:
         now=datetime.now(timezone.utc),
     )
     skipped = parsed.skipped + tally.rows_skipped
+    files_skipped = [s for s in memory_dir.skipped if s.name not in memory_dir.not_regular]
     if args.json:
-        _common.print_json(
-            {
-                "window_days": days,
-                "rows_read": tally.rows_read,
-                "rows_in_window": tally.rows_in_window,
-                "rows_skipped": skipped,
-                "touched": [
-                    {"name": t.name, "count": t.count, "last_touch": t.last_touch}
-                    for t in tally.touched
-                ],
-                "never_touched": list(tally.never_touched),
-            }
-        )
+        document: dict[str, Any] = {
+            "window_days": days,
+            "rows_read": tally.rows_read,
+            "rows_in_window": tally.rows_in_window,
+            "rows_skipped": skipped,
+            "touched": [
+                {"name": t.name, "count": t.count, "last_touch": t.last_touch}
+                for t in tally.touched
+            ],
+            "never_touched": list(tally.never_touched),
+        }
+        if files_skipped:  # only then: a document without skips keeps its shape
+            document["files_skipped"] = [entry._asdict() for entry in files_skipped]
+        _common.print_json(document)
     else:
         print(
             f"{tally.rows_read} rows read ({tally.rows_in_window} in the last {days} days, "
             f"{skipped} skipped)"
         )
+        for entry in files_skipped:
+            print(_common.printable(f"fact file not read: {entry.name}: {entry.reason}"))
         for t in tally.touched:
             print(_common.printable(f"{t.count}  {t.last_touch}  {t.name}"))
         for name in tally.never_touched:

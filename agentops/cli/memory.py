@@ -1,12 +1,13 @@
 """`agentops memory lint DIR` and `agentops memory repairs DIR`: lint a memory directory.
 
-Reads the `.md` entries of DIR (any case, sorted by name) and never follows or blocks:
-a symbolic link is listed as "symbolic link, not followed", any other entry that is not
-a regular file as "not a regular file", a file over `MAX_TOPIC_BYTES` as "too large to
-read" (decided from its size, without reading it), and a file that cannot be opened or
-read as "unreadable". Each of these is counted as skipped and passed to the module
-without text, so an index link to it is not dead and it is never called an orphan. A
-regular file is decoded as UTF-8 with invalid bytes replaced and a leading BOM dropped.
+Reads the `.md` entries of DIR (any case, sorted by name) with `_common.read_memory_dir`,
+which never follows or blocks: a symbolic link is listed as "symbolic link, not
+followed", any other entry that is not a regular file as "not a regular file", a file
+over `_common.MAX_FILE_BYTES` as "too large to read" (decided from its size, without
+reading it), and a file that cannot be opened or read as "unreadable: ...". Each of
+these is counted as skipped and passed to the module without text, so an index link to
+it is not dead and it is never called an orphan. A regular file is decoded as UTF-8
+with invalid bytes replaced and a leading BOM dropped.
 The index is the regular file named exactly `MEMORY.md`, else the first whose name is
 `memory.md` in any case; it also stays in the inventory, where the module counts it as
 index-excluded (and, when it could not be read, says so instead of judging orphans).
@@ -26,26 +27,12 @@ from __future__ import annotations
 
 import argparse
 import os
-import stat
 import sys
-from typing import Any, NamedTuple
+from typing import Any
 
 from agentops.cli import _common
 
 INDEX_NAME = "MEMORY.md"
-MAX_TOPIC_BYTES = _common.MAX_FILE_BYTES  # larger files are skipped from their size alone
-_NO_FOLLOW = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
-
-
-class Skip(NamedTuple):
-    name: str
-    reason: str
-
-
-class MemoryListing(NamedTuple):
-    files: tuple[tuple[str, str | None], ...]  # every .md entry; None: not read
-    skipped: tuple[Skip, ...]  # why each entry without text was not read
-    listed: bool  # False when DIR could not be listed
 
 
 def register(commands: _common.Subcommands, hooks: _common.Subcommands) -> None:
@@ -63,55 +50,6 @@ def register(commands: _common.Subcommands, hooks: _common.Subcommands) -> None:
         parser.set_defaults(run=run, memory_action=action, crash_exit=_common.EXIT_BLIND)
 
 
-def read_memory_listing(directory: str) -> MemoryListing:
-    """Every `.md` entry of `directory`, sorted by name, with its text or why it has none.
-    Never raises."""
-    try:
-        names = sorted(n for n in os.listdir(directory) if n.lower().endswith(".md"))
-    except OSError:
-        return MemoryListing((), (), False)
-    files: list[tuple[str, str | None]] = []
-    skipped: list[Skip] = []
-    for name in names:
-        text, why = _read_entry(os.path.join(directory, name))
-        files.append((name, text))
-        if why:
-            skipped.append(Skip(name, why))
-    return MemoryListing(tuple(files), tuple(skipped), True)
-
-
-def _read_entry(path: str) -> tuple[str | None, str]:
-    """(text, "") or (None, why it was not read)."""
-    try:
-        info = os.lstat(path)
-    except OSError as exc:
-        return None, f"unreadable: {exc.strerror or exc}"
-    if stat.S_ISLNK(info.st_mode):
-        return None, "symbolic link, not followed"
-    if not stat.S_ISREG(info.st_mode):
-        return None, "not a regular file"
-    if info.st_size > MAX_TOPIC_BYTES:
-        return None, f"too large to read ({info.st_size} bytes, limit {MAX_TOPIC_BYTES})"
-    # O_NOFOLLOW and O_NONBLOCK: a link or FIFO swapped in since the lstat is not read
-    try:
-        fd = os.open(path, _NO_FOLLOW)
-    except OSError as exc:
-        return None, f"unreadable: {exc.strerror or exc}"
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return None, "not a regular file"
-        with os.fdopen(os.dup(fd), "rb") as handle:
-            data = handle.read(MAX_TOPIC_BYTES + 1)
-    except OSError as exc:
-        return None, f"unreadable: {exc.strerror or exc}"
-    finally:
-        os.close(fd)
-    if len(data) > MAX_TOPIC_BYTES:  # grew since the lstat
-        return None, f"too large to read (over {MAX_TOPIC_BYTES} bytes)"
-    text = data.decode("utf-8", "replace")
-    return (text[1:] if text.startswith("\ufeff") else text), ""
-
-
 def pick_index(files: tuple[tuple[str, str | None], ...]) -> str | None:
     """The text of `MEMORY.md`, else of the first `memory.md` in any case; None when
     there is none or it could not be read."""
@@ -124,7 +62,7 @@ def pick_index(files: tuple[tuple[str, str | None], ...]) -> str | None:
     return None
 
 
-def _why_nothing_swept(listing: MemoryListing, index_text: str | None) -> str:
+def _why_nothing_swept(listing: _common.MemoryDir, index_text: str | None) -> str:
     if not listing.listed:
         return "could not list the directory"
     has_index = any(name.lower() == INDEX_NAME.lower() for name, _text in listing.files)
@@ -147,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     if not os.path.isdir(directory):
         _common.say_error(f"not a directory: {directory}")
         return _common.EXIT_USAGE
-    listing = read_memory_listing(directory)
+    listing = _common.read_memory_dir(directory)
     files = listing.files
     index_text = pick_index(files)
     result: Any

@@ -238,16 +238,18 @@ def _load_baseline(path: str | None, *, creating: bool) -> _baseline.Baseline | 
     """The baseline, None when not asked for, or an exit code after saying why."""
     if path is None:
         return None
-    try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
-    except FileNotFoundError:
-        if creating:
+    try:  # a FIFO or device named as the baseline is refused at once, never waited on
+        text = _common.read_regular(path, limit=None, follow_links=True).decode("utf-8")
+    except _common.FileNotRead as exc:
+        if exc.missing and creating:
             return _baseline.Baseline(_baseline.new_salt(), Counter())
-        _common.say_error(f"baseline {path} does not exist (create it with --update-baseline)")
+        if exc.missing:
+            _common.say_error(f"baseline {path} does not exist (create it with --update-baseline)")
+        else:
+            _common.say_error(f"baseline {path} cannot be read: {exc}")
         return _common.EXIT_USAGE
-    except (OSError, UnicodeDecodeError) as exc:
-        _common.say_error(f"baseline {path} cannot be read: {type(exc).__name__}")
+    except UnicodeDecodeError:
+        _common.say_error(f"baseline {path} cannot be read: not UTF-8")
         return _common.EXIT_USAGE
     try:
         return _baseline.parse(text)
@@ -292,7 +294,7 @@ class Scan:
     @classmethod
     def run(cls, paths: list[str], key: bytes, jobs: int, progress: _Progress) -> Scan:
         scan = cls()
-        files = list(_common._walk(paths, scan.skipped))  # listing first: "what is left"
+        files = list(_common.walk_files(paths, scan.skipped))  # listing first: "what is left"
         progress.start(len(files))
         for result in _results(files, key, jobs):
             scan.add(result)
