@@ -1000,23 +1000,23 @@ _KEYED_TAIL = r"""
     (?P<close>["'`]?\]?)                  # "password": / ['password'] =
     [ \t]*
     (?P<sep>:=|=>|=(?![=>~])|:(?![:=/\\])|,|>|\((?=["'])|(?=[ \t]))
+    [ \t]*                                # blanks before the value
 """
-# One expression per first syllable, each starting with its literal, so the regex engine
-# scans for the literal in C and yields only nouns that end a key and are assigned. Each is
-# paired with that literal: an `in` test, faster than the engine's own scan, skips the
-# expression on text without it.
-_KEYED_NOUNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    (literal, _rx("(?x)(?P<noun>" + nouns + ")" + _KEYED_TAIL))
-    for literal, nouns in (
-        ("pass", r"pass(?:word|wd|phrase)?"),
-        ("pw", r"pwd|pw"),
-        ("secret", r"secret"),
-        ("token", r"token"),
-        ("cred", r"credentials?|creds"),
-        ("auth", r"authorization|auth"),
-        ("key", r"key"),
+# Four expressions, each starting with a literal (p, ke, cr, uth), so the regex engine jumps
+# between that literal's occurrences in C and yields only nouns that end a key and are
+# assigned. A noun whose first letters are common in text (token, secret, auth) is reached
+# from a rarer piece inside it and a look-behind; `_NOUN_PARTS` names the whole noun.
+_KEYED_NOUNS: tuple[re.Pattern[str], ...] = tuple(
+    _rx("(?x)(?P<noun>" + nouns + ")" + _KEYED_TAIL)
+    for nouns in (
+        r"p(?:ass(?:word|wd|phrase)?|wd|w)",  # password, passwd, passphrase, pass, pwd, pw
+        r"ke(?:y|(?<=toke)n)",  # key, token
+        r"cr(?:edentials?|eds|(?<=secr)et)",  # credential(s), creds, secret
+        r"uth(?<=auth)(?:orization)?",  # auth, authorization
     )
 )
+# The part a match holds -> the whole noun (its head sits len(noun) - len(part) earlier).
+_NOUN_PARTS = {"ken": "token", "cret": "secret", "uth": "auth", "uthorization": "authorization"}
 
 # Words that qualify `key` as a credential (`api_key`, `SecretKey`, `X-Api-Key`).
 _KEY_QUALIFIERS = frozenset(
@@ -1055,6 +1055,9 @@ _PLACEHOLDER = re.compile(
     """,
     re.ASCII | re.IGNORECASE,
 )
+# Every fullmatch of _PLACEHOLDER is at most 11 characters, starts with a filler or bracket,
+# or holds only letters, `_`, `-` and spaces: this cheap test skips the long alternation.
+_MAYBE_PLACEHOLDER = _rx(r"(?s:.{0,11})\Z|[A-Za-z_ -]*\Z|[xX*.\-_#0•<\[(]")
 _VERSION_LIKE = _rx(r"[0-9]+(?:[.][0-9]+)+")
 # Whole-value shapes, tried at the value's start (`.match`): a search would retry every one
 # at every position. The two shapes that may sit anywhere are plain string tests.
@@ -1069,7 +1072,7 @@ _NOT_A_SECRET_VALUE = _rx(
     | \A[a-z]{3,10}[0-9]{1,3}\Z                             # an example password: sunshine1
     """
 )
-_PLACEHOLDER_PARTS = ("example", "placeholder", "changeme", "change_me", "redacted", "xxxx")
+_PLACEHOLDER_PART = _rx(r"example|placeholder|change_?me|redacted|xxxx")  # on lower-cased text
 # A reference or template, read at the start of the value.
 _REFERENCE = _rx(
     r"\$|![A-Za-z]+(?:\s|\Z)|%\(|%[A-Za-z_][A-Za-z0-9_]*%|\{\{|\{%|\{[A-Za-z_]|#\{|<%|@\{|\[\["
@@ -1084,8 +1087,8 @@ _CONCATENATION = _rx(r"\A[ \t]*['\"`]?[ \t]*\+|\+[ \t]*['\"`]?[ \t]*\Z|\A['\"`][
 # A format or template inside a quoted value: "X-Api-Key: {v}", "Bearer %s", "${TOKEN}"
 _TEMPLATE_INSIDE = _rx(r"\{[A-Za-z_][A-Za-z0-9_.]*\}|\$\{|\{\{|%[sdr]\b|%\([a-z_]+\)")
 _NAMES_A_CREDENTIAL = _rx(r"pass|pw|secret|token|key|cred|auth")  # read on lower-cased text
-# Every match of _NAMES_A_KEY holds one of these once lower-cased: a cheap test first.
-_KEY_WORDS = ("key", "pass", "secret", "token", "credential")
+# Every match of _NAMES_A_KEY holds a match of this once lower-cased: a cheap test first.
+_KEY_WORD = _rx("key|pass|secret|token|credential")  # on lower-cased text
 _DOTTED = _rx(r"[A-Za-z_$][A-Za-z0-9_$]*(?:(?:\.|::|->)[A-Za-z_$][A-Za-z0-9_$]*)+")
 _TYPE_LIKE = _rx(r"(?:[A-Z][A-Za-z]*|str|string|bytes|int|bool|any|object|number)\??")
 _NETRC = re.compile(r"^[ \t]*(?:machine|default)\b", re.ASCII | re.MULTILINE)
@@ -1145,12 +1148,16 @@ def _quoted_value(text: str, at: int) -> tuple[int, int] | None:
     return None
 
 
+def _placeholder_word(value: str) -> bool:
+    return _MAYBE_PLACEHOLDER.match(value) is not None and _PLACEHOLDER.fullmatch(value) is not None
+
+
 def _is_placeholder(value: str, key_noun: str) -> bool:
     bare = value.strip()
-    if len(bare) < 6 or _PLACEHOLDER.fullmatch(bare):
+    if len(bare) < 6 or _placeholder_word(bare):
         return True
     lowered = bare.lower()
-    if any(part in lowered for part in _PLACEHOLDER_PARTS) or "[redacted:" in lowered:
+    if _PLACEHOLDER_PART.search(lowered):  # also "[redacted:"
         return True
     if bare.endswith(_ELIDED) or _URL_MARK in bare or _NOT_A_SECRET_VALUE.match(bare):
         return True  # @@SECRET@@, sk-..., /run/secrets/db, op://vault/item, db.json
@@ -1158,10 +1165,16 @@ def _is_placeholder(value: str, key_noun: str) -> bool:
         return True  # a port, a count, a version or an OID
     if bare.isalpha() and (bare.islower() or bare.isupper() or bare.istitle() or len(bare) < 10):
         return True  # one dictionary-looking word: a label, an enum value, prose
-    if _PLACEHOLDER.fullmatch(bare.rstrip("0123456789")):
+    stem = bare.rstrip("0123456789")
+    if stem != bare and _placeholder_word(stem):
         return True  # password1, test123
-    # A character filling more than half of the value sits in the middle once sorted.
-    if len(set(bare)) <= 2 or bare.count(sorted(bare)[len(bare) // 2]) * 2 > len(bare):
+    # A character filling more than half of the value sits in the middle once sorted; it
+    # leaves room for at most half the value's length in distinct characters.
+    distinct = len(set(bare))
+    if distinct <= 2 or (
+        distinct <= (len(bare) + 1) // 2
+        and bare.count(sorted(bare)[len(bare) // 2]) * 2 > len(bare)
+    ):
         return True  # aaaa, abab, AIzaaaaaaaaaaaaa: filler, not a key
     return lowered.replace("_", "").replace("-", "") in (key_noun, key_noun + "s")
 
@@ -1175,25 +1188,29 @@ def _is_code(
     quoted_key_bare_value: bool = False,
 ) -> bool:
     """The value is code, a reference, a template or a type, not a literal."""
-    if _REFERENCE.match(value) or _CONCATENATION.search(value):
+    if _REFERENCE.match(value) or (
+        ("+" in value or value[:1] in "'\"`") and _CONCATENATION.search(value)
+    ):
         return True
     if value[:1] in "\"'`" or value[-1:] in "\"'`":
         return True  # a fragment of code between two strings: ', '
     if quoted and (_BUILT_STRING.match(following) or _TEMPLATE_INSIDE.search(value)):
         return True  # "ghp_" + suffix, "Bearer {token}": a string being built, not a value
-    if quoted_key_bare_value and _IDENT.fullmatch(value):
+    ident = _IDENT.fullmatch(value) is not None
+    if quoted_key_bare_value and ident:
         return True  # {"key": VARIABLE}: JSON has no such value, code does
     lowered = value.lower()
-    named = _IDENT.fullmatch(value) and any(word in lowered for word in _KEY_WORDS)
+    named = ident and _KEY_WORD.search(lowered) is not None
     if named and _NAMES_A_KEY.search(value):
         return True  # "name": "SENDGRID_API_KEY": a key's name, not its value
     if quoted:
         return False
     if following.startswith(("(", "[", ".", "->", "::", "{")) or value.endswith("."):
         return True  # get_token(), request.form['password'], a.b
-    if _DOTTED.fullmatch(value) and not any(ch.isdigit() for ch in value.split(".")[0]):
+    dotted = "." in value or "::" in value or "->" in value
+    if dotted and _DOTTED.fullmatch(value) and not any(ch.isdigit() for ch in value.split(".")[0]):
         return True
-    if _IDENT.fullmatch(value):
+    if ident:
         if _NAMES_A_CREDENTIAL.search(lowered):  # an identifier: ASCII, so lower() is exact
             return True  # password=KEY_PASSWORD, authkey=authkey, pwd=getpass_unicode
         if (spaced or sep in (":=", "=>")) and not any(ch.isdigit() for ch in value):
@@ -1212,9 +1229,7 @@ def _find_keyed(text: str) -> _Spans:
         # (the one context-dependent mapping, a final sigma, is not ASCII either way).
         lowered = "".join(ch.lower() if len(ch.lower()) == 1 else ch for ch in text)
     spans: list[tuple[int, int]] = []
-    for literal, nouns in _KEYED_NOUNS:
-        if literal not in lowered:
-            continue
+    for nouns in _KEYED_NOUNS:
         for m in nouns.finditer(lowered):
             span = _keyed_value_at(text, lowered, m)
             if span is not None:
@@ -1233,27 +1248,26 @@ def _disjoint(spans: list[tuple[int, int]]) -> _Spans:
 
 
 def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int] | None:
+    part, close, sep = m.group("noun", "close", "sep")
     head = m.start()
-    noun = m.group("noun")
+    noun = _NOUN_PARTS.get(part, part)
+    head -= len(noun) - len(part)
     if not _noun_at_boundary(text, lowered, head, noun):
         return None
-    sep = m.group("sep")
     key_start = _keyed_key_start(text, head)
-    key_quoted = m.group("close")[:1] in ('"', "'", "`")
-    pos = m.end()
-    n = len(text)
-    while pos < n and text[pos] in " \t":
-        pos += 1
+    key_quoted = close[:1] in ('"', "'", "`")
+    pos = m.end()  # the tail took the blanks after the separator
     if sep in (":", "") and not key_quoted:
         typed = _TYPED_ASSIGN.match(text, pos)  # API_KEY: &str = "v", Password { get; set; } = "v"
         if typed is not None and (sep == ":" or text[pos] == "{"):
             pos = typed.end()
             sep = "="
-    name_value = _NAME_VALUE.match(text, m.end()) if sep == "," and key_quoted else None
+    sep_end = m.end("sep")
+    name_value = _NAME_VALUE.match(text, sep_end) if sep == "," and key_quoted else None
     if name_value is not None:
         pos = name_value.end()  # {"name": "API_KEY", "value": "v"}
         sep = ":"
-    if sep == ":" and not key_quoted and not text.startswith((" ", "\t", "\n", '"', "'"), m.end()):
+    if sep == ":" and not key_quoted and not text.startswith((" ", "\t", "\n", '"', "'"), sep_end):
         return None  # YAML needs a space after the colon: `${SECRET_KEY:?err}` assigns nothing
     if noun == "auth" and not text.startswith("_auth", key_start):
         return None  # AUTH=CRAM-MD5 names a mode; Docker "auth" has its own rule; _auth holds one
@@ -1307,7 +1321,7 @@ def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int
         a += 5  # openssl -pass pass:<secret>
         value = text[a:b]
     following = text[b : b + 4]
-    spaced = sep == "=" and text[m.start("sep") - 1] in " \t"
+    spaced = sep == "=" and text[sep_at - 1] in " \t"
     bare_after_quoted_key = key_quoted and not quoted
     if _is_code(value, sep, quoted, following, spaced, bare_after_quoted_key) or _is_placeholder(
         value, noun
@@ -1360,8 +1374,10 @@ def _spaced_assignment(text: str, lowered: str, key_start: int, head_start: int,
 
 _CURL_USER = _rx(r"(?:-u|--user)(?:[ \t]+|=)?([\"']?)[^\s:\"'`]*:([^\s\"'`),;]+)\1")
 _MYSQL_P = _rx(r"(?<=\s)-p(?:[ \t]*([\"'])([^\s\"']+)\1|([^\s\"'-][^\s\"']*))")
-_PGPASS = re.compile(r"^[^\s:#]+:(?:[0-9]+|\*):[^\s:]+:[^\s:]+:(\S+)$", re.ASCII | re.MULTILINE)
-_PGPASS_GATE = _rx(r":(?:[0-9]{2,5}|\*):")
+# host:port:database:user:password, the port 2 to 5 digits or `*`; the gate is the part from
+# the port's colon on, so a clock time (`09:26:53 INFO`) does not start the line scan.
+_PGPASS = re.compile(r"^[^\s:#]+:(?:[0-9]{2,5}|\*):[^\s:]+:[^\s:]+:(\S+)$", re.ASCII | re.MULTILINE)
+_PGPASS_GATE = _rx(r":(?:[0-9]{2,5}|\*):[^\s:]+:[^\s:]+:\S")
 _DASH_FLAGS = _rx(r"-[up]")  # every curl -u / --user and mysql -p match holds one
 
 
