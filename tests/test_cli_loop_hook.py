@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import errno
 import io
 import json
+import os
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -289,3 +291,57 @@ def test_a_query_shown_in_a_reason_is_one_short_line() -> None:
     assert loop_hook._shown("a\nb\x1bc") == "a b c"
     assert loop_hook._shown("x" * 120) == "x" * 120
     assert loop_hook._shown("x" * 500) == "x" * 117 + "..."
+
+
+# ------------------------------------------------------- the session state is read once
+
+
+def test_a_fifo_at_the_state_path_is_corrupt_never_waited_on(tmp_path: Path) -> None:
+    path = _session_state.session_path(str(tmp_path / "s"), "sess")
+    os.mkfifo(path)  # no writer: a blocking open would hang the hook here
+    with pytest.raises(_session_state.CorruptState, match="state file is not a regular file"):
+        _session_state.read(path)
+
+
+def test_a_link_at_the_state_path_is_an_os_error_not_read_through(tmp_path: Path) -> None:
+    path = _session_state.session_path(str(tmp_path / "s"), "sess")
+    forged = tmp_path / "forged.json"
+    forged.write_text('{"sources": []}', encoding="utf-8")
+    os.symlink(forged, path)
+    with pytest.raises(OSError) as caught:
+        _session_state.read(path)
+    assert caught.value.errno == errno.ELOOP and caught.value.filename == path
+
+
+def test_a_locked_state_file_raises_the_matching_os_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = _session_state.session_path(str(tmp_path / "s"), "sess")
+    Path(path).write_text("{}", encoding="utf-8")
+
+    def denied(*args: Any, **kwargs: Any) -> int:
+        raise PermissionError(errno.EACCES, "Permission denied", path)
+
+    monkeypatch.setattr(os, "open", denied)
+    with pytest.raises(PermissionError):  # the subclass, as os.open raised it
+        _session_state.read(path)
+
+
+def test_an_oversized_state_is_corrupt_from_its_size(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = _session_state.session_path(str(tmp_path / "s"), "sess")
+    with open(path, "wb") as handle:
+        handle.truncate(1 << 30)  # 1 GiB, sparse: refused from its size, never loaded
+    with pytest.raises(_session_state.CorruptState, match="larger than 4194304 bytes"):
+        _session_state.read(path)
+
+
+def test_a_fifo_swapped_in_for_the_state_restarts_counting(
+    monkeypatch: pytest.MonkeyPatch, capsys: Any, tmp_path: Path
+) -> None:
+    store = str(tmp_path / "s")
+    path = _session_state.session_path(store, "sess-fixture")
+    os.mkfifo(path)
+    assert call(monkeypatch, capsys, "loop-guard", grep(), "--store", store) == (0, "", "")
+    assert _session_state.read(path) is not None  # the FIFO was replaced by a fresh state

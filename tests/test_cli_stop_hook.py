@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -341,3 +342,31 @@ def test_only_assistant_entries_are_the_record(tmp_path: Path) -> None:
         say("Created x.js."),
     ]
     assert sh.read_turn(str(transcript(tmp_path, *lines))) == sh.Turn("Created x.js.", ())
+
+
+@pytest.mark.parametrize(
+    "kind,why",
+    [
+        ("fifo", "transcript not a regular file"),
+        ("missing", "transcript unreadable: missing"),
+        ("directory", "transcript not a regular file"),
+    ],
+)
+def test_a_transcript_that_is_not_a_regular_file_is_refused_at_once(
+    monkeypatch: pytest.MonkeyPatch, capsys: Any, tmp_path: Path, kind: str, why: str
+) -> None:
+    path = tmp_path / "t.jsonl"
+    if kind == "fifo":
+        os.mkfifo(path)  # no writer: a blocking open would hang the hook here
+    elif kind == "directory":
+        path.mkdir()
+    answer = "Updated template.js."
+    code, out, err = call(monkeypatch, capsys, stop_input(path, last_assistant_message=answer))
+    assert (code, out) == (0, "") and "not audited" in err and why in err
+
+
+def test_a_linked_transcript_is_followed(tmp_path: Path) -> None:
+    real = transcript(tmp_path, entry("user", "go"), say("Done."))
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(real)  # the harness names the file; where it lives is its business
+    assert sh.read_turn(str(link)) == sh.Turn("Done.", ())

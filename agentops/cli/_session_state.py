@@ -31,6 +31,8 @@ import stat
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
+from agentops.cli import _common
+
 DEFAULT_STORE = os.path.join("~", ".agentops")
 SESSIONS = "sessions"
 MAX_STATE_BYTES = 4 * 1024 * 1024  # a state file larger than this is corrupt
@@ -77,22 +79,21 @@ def session_path(store: str, session_id: str) -> str:
     return os.path.join(sessions, digest + ".json")
 
 
-def _open_flags() -> int:
-    return os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
-
-
 def read(path: str) -> dict[str, Any] | None:
-    """The state at `path`; None when there is none. Raises CorruptState or OSError."""
+    """The state at `path`; None when there is none. Raises CorruptState or OSError.
+
+    Read by `_common.read_regular` without following links: a link planted at the
+    state path is an OSError (whoever planted it chose what the hooks would believe),
+    a FIFO or anything over `MAX_STATE_BYTES` is CorruptState, never waited on or
+    loaded."""
     try:
-        fd = os.open(path, _open_flags())
-    except FileNotFoundError:
-        return None
-    with os.fdopen(fd, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-            raise CorruptState("not a regular file")
-        data = handle.read(MAX_STATE_BYTES + 1)
-    if len(data) > MAX_STATE_BYTES:
-        raise CorruptState("state file too large")
+        data = _common.read_regular(path, limit=MAX_STATE_BYTES, follow_links=False)
+    except _common.FileNotRead as exc:
+        if exc.missing:
+            return None
+        if exc.errno is not None:  # refused by the system: the caller's OSError, as it was
+            raise OSError(exc.errno, os.strerror(exc.errno), path) from None
+        raise CorruptState(f"state file is {exc}") from None
     try:
         state = json.loads(data.decode("utf-8"))
     except (ValueError, RecursionError) as exc:
@@ -102,9 +103,11 @@ def read(path: str) -> dict[str, Any] | None:
     return state
 
 
+# The lock and the temporary state file are created here, not read: their flags are
+# _common's, explained there, plus O_CREAT (and O_EXCL for the temporary file).
 @contextlib.contextmanager
 def _locked(path: str) -> Iterator[None]:
-    flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
+    flags = os.O_RDWR | os.O_CREAT | _common.O_NOFOLLOW | _common.O_CLOEXEC
     fd = os.open(path + ".lock", flags, 0o600)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
@@ -116,7 +119,7 @@ def _locked(path: str) -> Iterator[None]:
 def _write(path: str, state: dict[str, Any]) -> None:
     data = json.dumps(state, ensure_ascii=True, separators=(",", ":")).encode("ascii")
     temporary = f"{path}.{os.getpid()}.tmp"
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _common.O_NOFOLLOW | _common.O_CLOEXEC
     with contextlib.suppress(FileNotFoundError):
         os.unlink(temporary)  # left by a crashed writer with a reused pid; we hold the lock
     fd = os.open(temporary, flags, 0o600)

@@ -31,7 +31,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import stat
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
@@ -247,11 +246,11 @@ def _entries_backwards(path: str) -> Iterator[dict[str, Any]]:
 def _lines_backwards(path: str) -> Iterator[bytes | None]:
     """Lines of `path` from the last to the first (None for one longer than
     MAX_LINE_BYTES), holding at most one chunk plus one line in memory."""
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
-    fd = os.open(path, flags)
+    try:  # follows a link (the harness names the file); a FIFO is refused, never waited on
+        fd = _common.open_regular(path, follow_links=True)
+    except _common.FileNotRead as exc:
+        raise NotAudited(f"transcript {exc.reason}") from None
     with os.fdopen(fd, "rb") as handle:
-        if not _is_regular(handle.fileno()):
-            raise NotAudited("transcript is not a regular file")
         position = handle.seek(0, os.SEEK_END)
         if position == 0:
             raise NotAudited("transcript is empty")
@@ -271,10 +270,6 @@ def _lines_backwards(path: str) -> Iterator[bytes | None]:
             if len(pending) > MAX_LINE_BYTES:
                 pending, skipping = b"", True
         yield None if skipping else pending
-
-
-def _is_regular(fd: int) -> bool:
-    return stat.S_ISREG(os.fstat(fd).st_mode)
 
 
 # --------------------------------------------------------------------------- git
