@@ -1562,7 +1562,14 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
         "slack-token",
         "Slack bot, user, legacy, configuration or app-level token",
         _at("xox", "xapp-"),
-        r"\b(?:xoxe\.xox[bp]|xox[abeoprs]|xapp)-[0-9A-Za-z-]{10,}",
+        # Slack's token formats: numeric team/user ids, then a random tail. Placeholders
+        # (`xoxb-xxxx`, `xoxp-1234567890`, `...-####`, `xoxe.xoxp-1-TokenHere`) fit none.
+        r"""(?x)\b(?:
+          xox[bpos](?:-[0-9]{8,})+-(?=[0-9-]*[A-Za-z])[0-9A-Za-z-]{8,}  # bot, user, legacy
+        | xox[ar]-(?=[0-9A-Za-z-]*[0-9])[0-9A-Za-z-]{10,}            # workspace, refresh
+        | xapp-[0-9]-[0-9A-Z]{6,}-[0-9]{8,}-[0-9A-Za-z]{16,}         # app-level
+        | xoxe(?:\.xox[bp])?-[0-9]-[0-9A-Za-z]{100,}                # configuration, rotation
+        )""",
     ),
     _ShapeRule(
         "slack-webhook",
@@ -3104,8 +3111,70 @@ def _decoded_texts(text: str) -> list[str]:
     return texts
 
 
+def _escapes(text: str) -> Iterator[re.Match[str]]:
+    """The escapes of `text`, in order, as `_ESCAPE.finditer` would give them.
+
+    Found from the backslashes and percent signs, which `str.find` reaches at memory speed:
+    `_ESCAPE` alone would test every character against its first-character set, several
+    times slower on text with none.
+    """
+    backslash = text.find("\\")
+    percent = text.find("%")
+    pos = 0
+    while backslash != -1 or percent != -1:
+        if percent == -1 or (backslash != -1 and backslash < percent):
+            at, backslash = backslash, text.find("\\", backslash + 1)
+        else:
+            at, percent = percent, text.find("%", percent + 1)
+        if at < pos:
+            continue  # inside the escape just given (the second backslash of `\\\\`)
+        m = _ESCAPE.match(text, at)
+        if m is not None:
+            pos = m.end()
+            yield m
+
+
 def _has_escape(text: str) -> bool:
-    return ("\\" in text or "%" in text) and _ESCAPE.search(text) is not None
+    return next(_escapes(text), None) is not None
+
+
+_CONTEXT_LINES = 1  # lines of context a window keeps on each side of its escapes
+_CONTINUATIONS = ("\\\n", "\\\r\n")
+
+
+def _line_end(text: str, pos: int) -> int:
+    """The position after the line break that ends the line holding `pos`, or the end."""
+    found = text.find("\n", pos)
+    return len(text) if found == -1 else found + 1
+
+
+def _escape_windows(text: str) -> list[tuple[int, int]]:
+    """Raw spans of whole lines that hold an escape, with `_CONTEXT_LINES` lines around them.
+
+    Decoding changes the text only at its escapes, so the rules find nothing new in a decoded
+    view far from them: only these windows are decoded and scanned, which keeps a source file
+    with a few `"\\n"` strings nearly as cheap as one without. A window starts and ends at a
+    line break outside any escape, so decoding it alone gives the same characters as
+    decoding the whole text there; windows that touch are merged.
+    """
+    windows: list[tuple[int, int]] = []
+    line_end = 0
+    for m in _escapes(text):
+        if m.start() < line_end:
+            continue  # another escape on a line already taken
+        start = text.rfind("\n", 0, m.start()) + 1
+        for _ in range(_CONTEXT_LINES):
+            start = text.rfind("\n", 0, start - 1) + 1 if start > 0 else 0
+        line_end = _line_end(text, m.end())
+        while line_end < len(text) and text.endswith(_CONTINUATIONS, 0, line_end):
+            line_end = _line_end(text, line_end)  # the next line is joined to this one
+        end = line_end
+        for _ in range(_CONTEXT_LINES):
+            end = _line_end(text, end)
+        if windows and start <= windows[-1][1]:
+            start = windows.pop()[0]
+        windows.append((start, end))
+    return windows
 
 
 _DisplayResult = tuple[str, list[str], list[_Tok], bool]
@@ -3115,25 +3184,35 @@ def _escaped_spans(
     text: str, passes: int
 ) -> tuple[_DisplayResult, list[tuple[int, int, str]] | None]:
     """The raw text's own display result, and the display spans of escaped text: raw spans
-    (fitted to whole escapes, cut at line breaks) united with the decoded views' spans
+    (fitted to whole escapes, cut at line breaks) united with the decoded windows' spans
     mapped back. The spans are None where they equal the raw result's (the caller then
     uses that result as is); the result reads as not converged when any view did not
-    converge. The offset maps are built only when something was found."""
+    converge. The offset maps are built only where something was found."""
     raw = _display(text, passes, True)
-    found: list[list[_Tok]] = []
-    for view_text in [text, *_decoded_texts(text)]:
-        out, shapes, tokens, converged = raw if not found else _display(view_text, passes, True)
-        if not converged:
-            return (out, shapes, tokens, False), None
-        found.append([t for t in tokens if t[4] and t[2] < t[3]])
-    if not any(found):
+    if not raw[3]:
         return raw, None
-    views, escapes = _decoded_views(text)
-    spans = [(*_fit_raw(t[2], t[3], escapes), t[4]) for t in found[0]]
-    for view, tokens in zip(views, found[1:], strict=True):
-        spans.extend((*_raw_span(view, t[2], t[3]), t[4]) for t in tokens)
-    united = _inside_json_strings(text, _merge_spans(spans))
-    if united == _merge_spans([(t[2], t[3], t[4]) for t in found[0]]):
+    found_raw = [t for t in raw[2] if t[4] and t[2] < t[3]]
+    decoded: list[tuple[int, int, str]] = []
+    for lo, hi in _escape_windows(text):
+        window = text[lo:hi]
+        found: list[list[_Tok]] = []
+        for view_text in _decoded_texts(window):
+            out, shapes, tokens, converged = _display(view_text, passes, True)
+            if not converged:
+                return (out, shapes, tokens, False), None
+            found.append([t for t in tokens if t[4] and t[2] < t[3]])
+        if any(found):
+            views, _ = _decoded_views(window)
+            for view, tokens in zip(views, found, strict=True):
+                decoded.extend(
+                    (lo + view.starts[t[2]], lo + view.ends[t[3] - 1], t[4]) for t in tokens
+                )
+    if not decoded and not found_raw:
+        return raw, None
+    _, escapes = _decoded_views(text)
+    spans = [(*_fit_raw(t[2], t[3], escapes), t[4]) for t in found_raw]
+    united = _inside_json_strings(text, _merge_spans(spans + decoded))
+    if united == _merge_spans([(t[2], t[3], t[4]) for t in found_raw]):
         return raw, None
     return raw, united
 
@@ -3150,17 +3229,24 @@ def _replace_named(text: str, spans: list[tuple[int, int, str]]) -> str:
 
 
 def _escaped_claims(text: str, claims: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
-    """Storage claims of `text` united with those of its decoded views, mapped back."""
+    """Storage claims of `text` united with those of its decoded windows, mapped back."""
     if not _has_escape(text):
         return claims  # the plain path
-    found = [_storage_claims(view_text) for view_text in _decoded_texts(text)]
-    if not claims and not any(found):
+    decoded: list[tuple[int, int, str]] = []
+    for lo, hi in _escape_windows(text):
+        window = text[lo:hi]
+        found = [_storage_claims(view_text) for view_text in _decoded_texts(window)]
+        if any(found):
+            views, _ = _decoded_views(window)
+            for view, view_claims in zip(views, found, strict=True):
+                decoded.extend(
+                    (lo + view.starts[a], lo + view.ends[b - 1], kind) for a, b, kind in view_claims
+                )
+    if not claims and not decoded:
         return claims
-    views, escapes = _decoded_views(text)
+    _, escapes = _decoded_views(text)
     spans = [(*_fit_raw(a, b, escapes), kind) for a, b, kind in claims]
-    for view, view_claims in zip(views, found, strict=True):
-        spans.extend((*_raw_span(view, a, b), kind) for a, b, kind in view_claims)
-    return _inside_json_strings(text, _merge_spans(spans))
+    return _inside_json_strings(text, _merge_spans(spans + decoded))
 
 
 _JsonT = TypeVar("_JsonT")

@@ -319,3 +319,79 @@ def test_fit_raw_keeps_whole_escapes_at_both_ends() -> None:
     assert sr._fit_raw(6, 12, escapes) == (6, 9)  # ends inside the closing escape
     assert sr._fit_raw(0, 15, escapes) == (6, 9)  # escaped quotes at both ends dropped
     assert sr._fit_raw(16, 20, escapes) == (16, 17)  # cut before the escaped newline
+
+
+# ---- decoded windows -------------------------------------------------------------------------
+# Only lines that hold an escape (and one line around them) are decoded and scanned again.
+
+_ESCAPY = st.lists(
+    st.sampled_from(["\\", "n", "u", "0022", "%", "2F", "4", "\n", "\r", '"', "a", " ", "\\\n"]),
+    max_size=40,
+).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_ESCAPY)
+def test_windows_decode_to_the_same_characters_as_the_whole_text(text: str) -> None:
+    """Decoding each window alone, with the text between windows left as it is, gives the
+    whole text's decoding: no window starts or ends inside an escape."""
+    windows = sr._escape_windows(text)
+    pieces: list[str] = []
+    last = 0
+    for lo, hi in windows:
+        assert last <= lo < hi <= len(text)
+        assert lo == 0 or text[lo - 1] == "\n"
+        assert not sr._has_escape(text[last:lo])
+        pieces.append(text[last:lo])
+        pieces.append(sr._ESCAPE.sub(sr._unescape, text[lo:hi]))
+        last = hi
+    assert not sr._has_escape(text[last:])
+    pieces.append(text[last:])
+    assert "".join(pieces) == sr._ESCAPE.sub(sr._unescape, text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_ESCAPY)
+def test_escapes_are_the_regex_matches_in_order(text: str) -> None:
+    assert [m.span() for m in sr._escapes(text)] == [m.span() for m in sr._ESCAPE.finditer(text)]
+
+
+def test_windows_take_the_escaped_line_and_one_line_around_it() -> None:
+    lines = [f"line {i}" for i in range(9)]
+    lines[4] = 'print("a\\nb")'
+    text = "\n".join(lines) + "\n"
+    (window,) = sr._escape_windows(text)
+    assert text[slice(*window)] == "line 3\n" + lines[4] + "\nline 5\n"
+
+
+def test_a_wrapped_line_at_a_windows_end_takes_the_line_it_joins() -> None:
+    text = "a\nb\nc\\\nd\ne\nf\ng\n"
+    (window,) = sr._escape_windows(text)
+    assert text[slice(*window)] == "b\nc\\\nd\ne\n"
+
+
+@pytest.mark.parametrize("boundary", ["display", "storage"])
+def test_a_secret_beside_escapes_is_found_far_into_a_long_text(boundary: str) -> None:
+    """Positive control for the windows: plain lines all around, escapes on one line only."""
+    filler = "".join(f"plain line {i} with nothing in it\n" for i in range(40))
+    secrets_line = json.dumps({"env": f'DB_PASSWORD="{DB_PASSWORD}"\nDEBUG=1'}) + "\n"
+    wrapped = f"export API_TOKEN={AWS_SECRET[:20]}\\\n{AWS_SECRET[20:]}\n"
+    text = filler + secrets_line + filler + wrapped + filler
+    if boundary == "display":
+        out = redact_secret_shapes(text).text
+    else:
+        out = scrub_for_storage(text, sidecar=True).text
+    assert DB_PASSWORD not in out and AWS_SECRET[20:] not in out
+    assert out.startswith(filler) and out.endswith(filler)
+
+
+def test_many_escaped_lines_and_one_far_percent_sign_finish() -> None:
+    """A generous adversarial bound, not a speed figure: looking for the next escape from
+    each line once searched the text again for a far percent sign, quadratic in the lines."""
+    import time
+
+    text = 'x = "a\\n"\n' * 40_000 + "%"
+    started = time.process_time()
+    redact_secret_shapes(text)
+    scrub_for_storage(text, sidecar=True)
+    assert time.process_time() - started < 5.0
