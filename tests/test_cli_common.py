@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import ast
 import errno
+import io
 import os
 import stat
 import unicodedata
@@ -540,3 +541,55 @@ def test_every_command_file_types_its_register() -> None:
             "commands": "_common.Subcommands",
             "hooks": "_common.Subcommands",
         }, name
+
+
+def test_read_regular_reads_one_byte_past_the_cap_however_the_reads_fall(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "f"
+    target.write_bytes(b"x" * 10)
+    real_fstat, real_read = os.fstat, os.read
+
+    def small_fstat(fd: int) -> Any:  # the file grew after the fstat
+        info = real_fstat(fd)
+        return os.stat_result((info.st_mode, *info[1:6], 0, *info[7:10]))
+
+    monkeypatch.setattr(os, "fstat", small_fstat)
+    monkeypatch.setattr(os, "read", lambda fd, size: real_read(fd, min(size, 3)))
+    assert _why_not_read(target, limit=9) == "larger than 9 bytes"  # 3 + 3 + 3, then 1 more
+    assert _common.read_regular(str(target), limit=10, follow_links=False) == b"x" * 10
+
+
+def test_a_path_named_directly_is_read_through_its_link(tmp_path: Path) -> None:
+    target = tmp_path / "real.txt"
+    target.write_text("through\n", encoding="utf-8")
+    link = tmp_path / "named.txt"
+    link.symlink_to(target)
+    assert _common.read_text_file(str(link)) == "through\n"
+    assert [f.text for f in _common.Sweep([str(link)])] == ["through\n"]
+
+
+def test_an_unlistable_folder_is_skipped_under_its_own_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    (tmp_path / "a.txt").write_text("a", encoding="utf-8")
+    real_scandir = os.scandir
+
+    def scandir(path: Any) -> Any:
+        if os.fspath(path) == str(locked):
+            raise PermissionError(errno.EACCES, "Permission denied", str(locked))
+        return real_scandir(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    read, skipped, _ = _sweep(tmp_path)
+    assert read == ["a.txt"]
+    assert skipped == [_common.Skipped(str(locked), "cannot list: Permission denied")]
+
+
+def test_read_stdin_text_reads_all_or_at_most_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    body = "caf\u00e9 \xff".encode("latin-1")
+    for limit, expected in ((None, "caf\ufffd \ufffd"), (3, "caf")):
+        monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(body)))
+        assert _common.read_stdin_text(limit) == expected
