@@ -414,11 +414,11 @@ def test_walk_files_yields_regular_files_and_records_the_rest(tmp_path: Path) ->
     skipped: list[_common.Skipped] = []
     walked = _common.walk_files(iter([str(tmp_path), str(tmp_path / "absent")]), skipped)
     assert [os.path.relpath(p, tmp_path) for p in walked] == ["b.txt", os.path.join("sub", "a.txt")]
-    reasons = [(os.path.basename(s.path), s.reason.split(":")[0]) for s in skipped]
+    reasons = [(os.path.basename(s.path), s.reason) for s in skipped]
     assert reasons == [
         ("link.txt", "not a regular file"),
         ("pipe", "not a regular file"),
-        ("absent", "cannot stat"),
+        ("absent", "cannot stat: No such file or directory"),
     ]
 
 
@@ -554,9 +554,16 @@ def test_read_regular_reads_one_byte_past_the_cap_however_the_reads_fall(
         info = real_fstat(fd)
         return os.stat_result((info.st_mode, *info[1:6], 0, *info[7:10]))
 
+    asked: list[int] = []
+
+    def short_read(fd: int, size: int) -> bytes:
+        asked.append(size)
+        return real_read(fd, min(size, 3))
+
     monkeypatch.setattr(os, "fstat", small_fstat)
-    monkeypatch.setattr(os, "read", lambda fd, size: real_read(fd, min(size, 3)))
+    monkeypatch.setattr(os, "read", short_read)
     assert _why_not_read(target, limit=9) == "larger than 9 bytes"  # 3 + 3 + 3, then 1 more
+    assert asked == [10, 7, 4, 1]  # never asks past one byte over the cap
     assert _common.read_regular(str(target), limit=10, follow_links=False) == b"x" * 10
 
 
