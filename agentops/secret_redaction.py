@@ -57,17 +57,26 @@ syntax people paste: dotenv and shell (`KEY=v`, `export KEY='v'`,
 `PGPASSWORD=v cmd`), YAML, JSON, TOML/INI, source code (assignments,
 annotated assignments, dict/object literals, struct fields, setters,
 first-argument pairs such as `setdefault("API_KEY", "v")`), CLI flags
-(`--password v`, `--token=v`, `mysql -p'v'`, `curl -u user:v`), quoted
-header dicts (`{"Authorization": "Bearer v"}`, `X-Api-Key: v`), connection
-strings (`Password=v;`, `?password=v&`), `.netrc`, `.pgpass`, `.pypirc`,
-`.npmrc` `_auth`/`_authToken`. The rule that separates a secret from text
-that only names one: the key's LAST word is a credential noun (password,
-passwd, pass, pwd, secret, token, credentials, or `key` qualified by api,
-secret, private, access...); the key is ASSIGNED (`=`, `:`, `:=`, `=>`, a flag
-argument; never `==`); and the value is a LITERAL (not a reference,
-template, call, attribute, type annotation or placeholder). The comment
-block above `_find_keyed` spells each part out. Only the value is replaced:
-quotes, the key, the line and its neighbours stay.
+(`--password v`, `--token=v`, `mysql -p'v'`, `curl -u user:v`, a tool's
+password flag such as `docker login -p v`, `redis-cli -a v`, `-storepass v`,
+`-passout pass:v`), quoted header dicts (`{"Authorization": "Bearer v"}`,
+`X-Api-Key: v`), session cookies (`Cookie:`, `Set-Cookie:`, `curl -b`),
+connection strings (`Password=v;`, `?password=v&`), SQL (`IDENTIFIED BY 'v'`,
+`WITH PASSWORD 'v'`), login calls (`auth=("user", "v")`,
+`smtp.login("user", "v")`), fallbacks and defaults (`X || 'v'`,
+`${X:-v}`), XML (`<password>v</password>`, `key="..." value="v"`),
+`set`/`config` commands, `.netrc`, `.pgpass`, `.pypirc`, `.npmrc`
+`_auth`/`_authToken`, redis.conf. The rule that separates a secret from
+text that only names one: the key's LAST word is a credential noun
+(password, passwd, pass, pwd, psk, secret, token, credentials, or `key`
+qualified by api, secret, private, access...); the key is ASSIGNED (`=`, `:`,
+`:=`, `=>`, a flag argument; never `==`); and the value is a LITERAL (not a
+reference, template, call, attribute, type annotation or placeholder). An
+unquoted value ends where its context ends it (`;` in a connection string,
+`&` in a query, `, ) ] }` in a flow mapping, a blank in a line), so the
+punctuation a password holds stays inside. The comment block above
+`_find_keyed` spells each part out. Only the value is replaced: quotes, the
+key, the line and its neighbours stay.
 
 Choices
 -------
@@ -113,16 +122,24 @@ Display:
 - Unprefixed hex under 48 characters (a 32-hex Twilio auth token, Datadog key,
   Mailchimp key body looks like an MD5 digest).
 - Opaque, unprefixed credentials whose key is not credential-named
-  (`MY_SERVICE_TOK=...`, `DB_PASS_PRIMARY=...`) and cookie values.
+  (`MY_SERVICE_TOK=...`, `DB_PASS_PRIMARY=...`) and cookies whose name is not
+  session-like or that are set from a dict (`cookies={"session": v}`).
 - Key-named values (`keyed-secret`, see "The key-name layer"): an unquoted
-  value is cut at its first space; a literal that reads as code after ` = `
-  (`password = hunterhunter`), one dictionary-looking word (`"coyote"`), a
-  placeholder-looking literal (`"test"`, `"password1"`), a word and a digit
-  (`"sunshine1"`), lowercase words (`correct-horse-battery`, read as a
-  resource name), a path, a URL, or a value starting with `$`/`{`/`%(`/`!tag`
-  passes; an unterminated quote gives no value; a key split from its value
-  across lines (YAML block scalars) passes; a key whose first word is an
-  action (`hash_password`, `showPassword`) is read as code.
+  value is cut at its first space, and in a line at `;k=`/`&k=`/`,k=`; a
+  literal that reads as code after ` = ` (`password = hunterhunter`), a
+  short dotted value (`K.jZ_0`), a name and a bracket that does not close on
+  its line, one dictionary-looking word (`"coyote"`), a placeholder-looking
+  literal (`"test"`, `"password1"`), a lowercase word and one digit
+  (`"sunshine1"`), typed filler of ascending runs (`abc123def456`), lowercase
+  words (`correct-horse-battery`, read as a resource name), a path, a URL, or
+  a value starting with `$`/`{`/`%(`/`!tag` passes; a first-argument pair
+  under 8 characters passes; an unterminated quote gives no value; a key split
+  from its value across lines (YAML block scalars) passes; a key whose first
+  word is an action (`hash_password`, `showPassword`) is read as code. A
+  password passed as a third positional argument (`new PDO($dsn, 'u', 'v')`,
+  `getConnection(url, "u", "v")`), a Terraform variable's `default`, a Redis
+  ACL `>password` rule and a `.pgpass` line whose port is not 2 to 5 digits
+  or `*` pass.
 - Vendors not in the table (New Relic `NRAK-...`, Mailchimp `...-us14`, Okta).
 - Base64 under 40 characters, digit-free runs, and fragments cut at a snippet
   edge (`ghp_abcdefghij`).
@@ -979,18 +996,26 @@ def _find_long_b64_storage(text: str) -> _Spans:
 #    property of the secret, not the secret (`PASSWORD_MIN_LENGTH`, `TOKEN_TYPE`,
 #    `api_key_header`, `max_tokens`, `secretKeyRef`).
 # 2. The key is ASSIGNED: `=`, `:`, `:=`, `=>` (never `==`, `!=`, `<=`), a CLI flag and its
-#    argument (`--password v`), a `.netrc` `password v` or a Dockerfile `ENV KEY v`.
-# 3. The VALUE is a literal: quoted, the text between the quotes; unquoted, up to
-#    whitespace or a delimiter (`,;&)]}<>"'` or a backslash). Not a literal, so left alone:
+#    argument (`--password v`), a `.netrc` `password v`, a Dockerfile `ENV KEY v`, a `set`
+#    or `config` command, SQL `WITH PASSWORD 'v'`, an XML attribute pair (`key="K"
+#    value="v"`), a fallback (`X || 'v'`) or a shell default (`${X:-v}`). Where no key
+#    stands in front, the syntax marks the value: `curl -u user:v`, a tool's password
+#    flag on the line that runs the tool, `.pgpass` lines, `IDENTIFIED BY 'v'`, session
+#    cookies, the second literal given to a login or credential call.
+# 3. The VALUE is a literal: quoted, the text between the quotes; unquoted, up to the end
+#    its context sets (`_unquoted_extent`: `;` in a connection string, `&` in a query,
+#    `, ) ] }` in a flow mapping, a blank in a line). Not a literal, so left alone:
 #    references and templates (`$X`, `${X}`, `{{ x }}`, `%(x)s`, `{x}`, `#{x}`, `%X%`,
-#    `<%= %>`), code (a call, an index, a dotted name, a bare identifier after ` = `), type
-#    annotations (`password: str`, `token: Optional[str]`), and placeholders (empty,
-#    `changeme`, `<password>`, `YOUR_API_KEY`, `xxx`, `****`, `...`, `example`, `dummy`,
-#    `test`, the credential words themselves, `None`/`null`/`true`, short all-digit
-#    numbers, unquoted all-lowercase words).
+#    `<%= %>`), code (a call or an index, a dotted name, a bare identifier after ` = `, a
+#    list of pairs), type annotations (`password: str`, `token: Optional[str]`), and
+#    placeholders (empty, `changeme`, `<password>`, `YOUR_API_KEY`, `xxx`, `****`, `...`,
+#    `example`, `dummy`, `test`, the credential words themselves, `None`/`null`/`true`,
+#    short all-digit numbers, unquoted all-lowercase words, a word and one digit,
+#    algorithm names, ascending-run filler).
 # Limits: a value with spaces that is not quoted is cut at the first space; a literal that
 # looks like code (`password = hunter`) or like a placeholder (`password = "test"`) passes;
-# keys that do not end in a credential noun (`DB_PASS_2X`, `mysecretvalue`) pass.
+# keys that do not end in a credential noun (`DB_PASS_2X`, `mysecretvalue`) pass; the module
+# docstring lists the rest.
 
 # The credential noun at a head occurrence (lower-cased text), an optional suffix, the key's
 # end, an optional closing quote or bracket, and the assignment.
@@ -1009,7 +1034,7 @@ _KEYED_TAIL = r"""
 _KEYED_NOUNS: tuple[re.Pattern[str], ...] = tuple(
     _rx("(?x)(?P<noun>" + nouns + ")" + _KEYED_TAIL)
     for nouns in (
-        r"p(?:ass(?:word|wd|phrase)?|wd|w)",  # password, passwd, passphrase, pass, pwd, pw
+        r"p(?:ass(?:word|wd|phrase|in|out)?|wd|w|sk)",  # password... pass, pwd, pw, psk
         r"ke(?:y|(?<=toke)n)",  # key, token
         r"cr(?:edentials?|eds|(?<=secr)et)",  # credential(s), creds, secret
         r"uth(?<=auth)(?:orization)?",  # auth, authorization
@@ -1027,6 +1052,7 @@ _KEY_QUALIFIERS = frozenset(
     )
 )
 _LONG_NOUNS = frozenset(("password", "passwd", "passphrase", "secret", "token", "credential"))
+_COMPOUNDS = {"pass": ("store", "key", "require"), "auth": ("master",)}  # storepass...
 _ACTION_PREFIX = _rx(
     r"[-_$]*(?i:hash|check|verify|validate|is|has|use|uses|require|requires|reset|forgot"
     r"|show|hide|toggle|enable|disable|allow|min|max|get|generate|gen|rotate|revoke)"
@@ -1034,7 +1060,8 @@ _ACTION_PREFIX = _rx(
 )
 _KEY_CHARS = frozenset(string.ascii_letters + string.digits + "_.-")
 _HOLDS_AN_ASSIGNMENT = re.compile(
-    r"(?:pass|pwd|pw|secret|token|key|auth|cred)[a-z0-9_]*[=:]", re.ASCII | re.IGNORECASE
+    r"(?:pass|secret|token|key|auth|cred|(?<![a-z0-9])pwd?)[a-z0-9_]*[=:]",  # not X4hpwt=
+    re.ASCII | re.IGNORECASE,
 )
 _MAX_VALUE = 1024  # characters a key-named value may span; longer runs are not read
 _VALUE_END = _rx(r"[\s\"'`,;&()\[\]{}<>\\]")
@@ -1066,10 +1093,13 @@ _URL_MARK = "://"  # a URL or a vault reference
 _NOT_A_SECRET_VALUE = _rx(
     r"""(?x)
       \A(?:@@|__|%%|\#\#)[A-Za-z0-9_]+(?:@@|__|%%|\#\#)\Z   # a fixture marker @@SECRET@@
-    | \A(?:/|\./|\.\./|~/)(?:[a-z0-9_.-]+/)*[A-Za-z0-9_.-]*\Z | \A[A-Za-z]:\\  # a path
+    | \A(?:/|\./|\.\./|~/)(?:[a-z0-9_.-]+/)+[A-Za-z0-9_.-]*\Z | \A[A-Za-z]:\\  # a path
+    | \A(?:/|\./|\.\./|~/)(?:[a-z0-9_.-]*|[A-Za-z0-9_.-]{1,15})\Z   # /run, ~/.netrc, /Users
     | \A[A-Za-z0-9_-]+\.(?:json|jsonl|ya?ml|toml|ini|txt|pem|key|crt|env|cfg|conf|py)\Z
     | \A[a-z]+(?:[-_.][a-z]+)+\Z                            # a resource name: postgres-auth
-    | \A[a-z]{3,10}[0-9]{1,3}\Z                             # an example password: sunshine1
+    | \A[a-z]{3,10}[0-9]\Z                                  # an example password: sunshine1
+    | \A(?:sha|md|aes|rsa|des|utf|ucs|base|argon|pbkdf|scrypt|blake|crc|hs|rs|es|ps|ed
+        |secp|prime|ipv|http|tls|ssl|latin|cp|iso|win|x)[0-9]{1,5}(?:id|i|d|k1|r1)?\Z  # ed25519
     """
 )
 _PLACEHOLDER_PART = _rx(r"example|placeholder|change_?me|redacted|xxxx")  # on lower-cased text
@@ -1083,7 +1113,10 @@ _NAMES_A_KEY = re.compile(
     re.ASCII,
 )
 _BUILT_STRING = _rx(r"[\"'`][ \t]*(?:\+|\.[ \t]|%[ \t(]|\*[ \t]*[0-9])")
-_CONCATENATION = _rx(r"\A[ \t]*['\"`]?[ \t]*\+|\+[ \t]*['\"`]?[ \t]*\Z|\A['\"`][ \t]*\.")
+_CONCATENATION = _rx(
+    r"\A[ \t]*['\"`]?[ \t]*\+(?=[ \t'\"`]|\Z)|(?:\A|[ \t'\"`])\+[ \t]*['\"`]?[ \t]*\Z"
+    r"|\A['\"`][ \t]*\."
+)
 # A format or template inside a quoted value: "X-Api-Key: {v}", "Bearer %s", "${TOKEN}"
 _TEMPLATE_INSIDE = _rx(r"\{[A-Za-z_][A-Za-z0-9_.]*\}|\$\{|\{\{|%[sdr]\b|%\([a-z_]+\)")
 _NAMES_A_CREDENTIAL = _rx(r"pass|pw|secret|token|key|cred|auth")  # read on lower-cased text
@@ -1091,12 +1124,14 @@ _NAMES_A_CREDENTIAL = _rx(r"pass|pw|secret|token|key|cred|auth")  # read on lowe
 _KEY_WORD = _rx("key|pass|secret|token|credential")  # on lower-cased text
 _DOTTED = _rx(r"[A-Za-z_$][A-Za-z0-9_$]*(?:(?:\.|::|->)[A-Za-z_$][A-Za-z0-9_$]*)+")
 _TYPE_LIKE = _rx(r"(?:[A-Z][A-Za-z]*|str|string|bytes|int|bool|any|object|number)\??")
-_NETRC = re.compile(r"^[ \t]*(?:machine|default)\b", re.ASCII | re.MULTILINE)
+# A .netrc entry starts its line, or a string that holds the file (a tool result in JSON).
+_NETRC = re.compile(r"(?:^|[\"'])[ \t]*(?:machine[ \t]|default\b)", re.ASCII | re.MULTILINE)
 # A type annotation or property accessor between a key and its `=` (TypeScript, Python,
 # Rust, Kotlin, C#): `: string =`, `: Optional[str] =`, `: &'static str =`, `{ get; set; } =`.
 _TYPED_ASSIGN = _rx(
     r"(?:[&*]?'?[A-Za-z_][A-Za-z0-9_.]*(?:[\[<][A-Za-z0-9_ ,.|'\[\]<>&]*[\]>])?[?]?"
-    r"(?:[ \t]*\|[ \t]*[A-Za-z_][A-Za-z0-9_.]*)*|\{[ \t]*get;[^}\n]*\})[ \t]*=(?!=)[ \t]*"
+    r"(?:[ \t]*\|[ \t]*[A-Za-z_][A-Za-z0-9_.]*)*|\{[ \t]*get;[^}\n]*\})"
+    r"(?:[ \t]+=|=(?=[ \t]*[\"'`]))(?!=)[ \t]*"  # `T = v` or `T="v"`: YAML `k: Ab_=x` is a value
 )
 _NAME_VALUE = _rx(r"\s*[\"']value[\"'][ \t]*:[ \t]*")
 
@@ -1122,6 +1157,8 @@ def _noun_at_boundary(text: str, lowered: str, head: int, noun: str) -> bool:
         return True
     if text[head].isupper() and (text[head - 1].islower() or text[head - 1].isdigit()):
         return True  # camelCase: dbPassword, stripeSecret
+    if noun in _COMPOUNDS and lowered.endswith(_COMPOUNDS[noun], 0, head):
+        return True  # keytool -storepass, -keypass; redis.conf requirepass, masterauth
     return any(lowered.startswith(n, head) for n in _LONG_NOUNS)  # dbpassword, csrftoken
 
 
@@ -1176,7 +1213,24 @@ def _is_placeholder(value: str, key_noun: str) -> bool:
         and bare.count(sorted(bare)[len(bare) // 2]) * 2 > len(bare)
     ):
         return True  # aaaa, abab, AIzaaaaaaaaaaaaa: filler, not a key
+    if not bare.isalpha() and not bare.isdigit() and _ascending_runs(bare):
+        return True  # abc123def456, 123456789abc: typed filler
     return lowered.replace("_", "").replace("-", "") in (key_noun, key_noun + "s")
+
+
+def _ascending_runs(value: str) -> bool:
+    """The value is made only of ascending runs of three or more (`abc`, `123`, `def`)."""
+    if ord(value[1]) != ord(value[0]) + 1 or ord(value[2]) != ord(value[1]) + 1:
+        return False  # every such value starts with a run: a cheap test first
+    run = 1
+    for at in range(1, len(value)):
+        if ord(value[at]) == ord(value[at - 1]) + 1:
+            run += 1
+        elif run < 3:
+            return False
+        else:
+            run = 1
+    return run >= 3
 
 
 def _is_code(
@@ -1211,8 +1265,8 @@ def _is_code(
     if dotted and _DOTTED.fullmatch(value) and not any(ch.isdigit() for ch in value.split(".")[0]):
         return True
     if ident:
-        if _NAMES_A_CREDENTIAL.search(lowered):  # an identifier: ASCII, so lower() is exact
-            return True  # password=KEY_PASSWORD, authkey=authkey, pwd=getpass_unicode
+        if ("_" in value or value.isalpha()) and _NAMES_A_CREDENTIAL.search(lowered):
+            return True  # password=KEY_PASSWORD, authkey=authkey, pwd=getpass_unicode (not X7pwQ)
         if (spaced or sep in (":=", "=>")) and not any(ch.isdigit() for ch in value):
             return True  # password = password_from_vault
         if sep == ":" and (_TYPE_LIKE.fullmatch(value) or (value.islower() and value.isalpha())):
@@ -1263,20 +1317,46 @@ def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int
             pos = typed.end()
             sep = "="
     sep_end = m.end("sep")
+    if sep == ">":
+        pos = sep_end  # an XML element's text starts right after its tag, blanks included
     name_value = _NAME_VALUE.match(text, sep_end) if sep == "," and key_quoted else None
     if name_value is not None:
         pos = name_value.end()  # {"name": "API_KEY", "value": "v"}
         sep = ":"
+    if sep == "" and text.startswith(("v", "V", "|", "?", "o"), pos):
+        paired = _PAIRED_VALUE.match(text, pos)
+        attribute = key_quoted and text[key_start - 2 : key_start - 1] == "="
+        if paired is not None and (paired.group(1) is None or attribute):
+            pos = paired.end()  # key="ClearTextPassword" value="v"; X || 'v'; X ?? "v"
+            sep = "="
+    if noun in _POSITIONAL_NOUNS and (sep == "(" or (sep == "=" and text.startswith("(", pos))):
+        if _ACTION_PREFIX.match(text, max(key_start, text.rfind(".", key_start, head) + 1)):
+            return None
+        return _second_literal(text, pos)  # HTTPBasicAuth("user", "v"), auth=("user", "v")
+    if sep == ":" and text.startswith(("-", "="), sep_end) and text[:key_start].endswith("${"):
+        pos = sep_end + 1  # ${DB_PASSWORD:-default}: the default is a literal
+        sep = "="
+    if sep == "" and lowered.startswith("for", pos) and lowered.endswith("set ", 0, key_start):
+        account = _SQL_FOR.match(lowered, pos)  # SET PASSWORD FOR 'u'@'h' = 'v'
+        if account is None or text.startswith(("@", ":", "?"), account.end()):
+            return None  # a bind variable: = @new_password
+        pos = account.end()
+        sep = "="
     if sep == ":" and not key_quoted and not text.startswith((" ", "\t", "\n", '"', "'"), sep_end):
         return None  # YAML needs a space after the colon: `${SECRET_KEY:?err}` assigns nothing
-    if noun == "auth" and not text.startswith("_auth", key_start):
+    if noun == "auth" and not (
+        text.startswith("_auth", key_start) or lowered.startswith("masterauth", key_start)
+    ):
         return None  # AUTH=CRAM-MD5 names a mode; Docker "auth" has its own rule; _auth holds one
-    if sep == "," and not (key_quoted and key_start >= 2 and text[key_start - 2] == "("):
+    if sep == "," and not (key_quoted and text[: key_start - 1].rstrip(" \t").endswith("(")):
         return None  # only a first argument pair: ("KEY", "value")
     if sep == "" and not _spaced_assignment(text, lowered, key_start, head, noun):
         return None
-    if sep == ">" and not (key_start > 0 and text[key_start - 1] == "<"):
-        return None  # only an XML element: <password>v</password>
+    if sep == ">" and not (
+        (key_start > 0 and text[key_start - 1] == "<")
+        or (key_quoted and text[key_start - 2 : key_start - 1] == "=")
+    ):
+        return None  # only an XML element: <password>v</password>, <entry key="password">v
     name_start = max(key_start, text.rfind(".", key_start, head) + 1)
     if _ACTION_PREFIX.match(text, name_start):
         return None  # hash_password, verify_token, is_secret, max_token: about it, not it
@@ -1290,15 +1370,24 @@ def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int
         return None  # `key= next=1`: an empty value, not the neighbouring pair
     if sep == ":" and lowered.startswith(("|", ">"), pos):
         return None  # a YAML block scalar: the value is on the next lines
+    if sep == "" and text.startswith(("--body", "-b"), pos):
+        body = _BODY_FLAG.match(text, pos)
+        pos = body.end() if body is not None else pos  # gh secret set NAME --body v
     if text.startswith("--", pos):
         return None  # the next CLI flag, not a value
     span = _value_span(text, pos)
     if span is None:
         return None
     a, b = span
-    quoted = a > 0 and text[a - 1] in "\"'`" and a - 1 == pos
+    quoted = (a > 0 and text[a - 1] in "\"'`" and a - 1 == pos) or sep == ">"
+    after = b  # where the text after the value starts (before trailing punctuation is cut)
+    if not quoted and sep != ">":
+        wide = _unquoted_extent(text, key_start, a, b, sep != ":")
+        if wide is None:
+            return None
+        b, after = wide
     value = text[a:b]
-    if noun == "authorization" or (noun == "auth" and not quoted):
+    if noun == "authorization" or (noun == "auth" and not quoted and text[key_start] == "_"):
         scheme = _AUTH_SCHEME.match(text, a)
         if scheme is None and not quoted and not (len(value) >= 12 and _HAS_DIGIT(value)):
             return None  # a header value without a scheme must look like a credential
@@ -1309,9 +1398,10 @@ def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int
                 if text[scheme.end() : scheme.end() + 1] in ("'", '"', "`"):
                     return None  # "Authorization: Bearer " + token: code building a header
                 rest = _value_span(text, scheme.end())
-                if rest is None:
+                wide = _unquoted_extent(text, key_start, *rest) if rest is not None else None
+                if rest is None or wide is None:
                     return None
-                a, b = rest
+                a, (b, after) = rest[0], wide
             value = text[a:b]
     if sep == "," and (not quoted or b - a < 8):
         return None
@@ -1320,7 +1410,7 @@ def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int
     if not quoted and value.startswith("pass:"):
         a += 5  # openssl -pass pass:<secret>
         value = text[a:b]
-    following = text[b : b + 4]
+    following = text[after : after + 4]
     spaced = sep == "=" and text[sep_at - 1] in " \t"
     bare_after_quoted_key = key_quoted and not quoted
     if _is_code(value, sep, quoted, following, spaced, bare_after_quoted_key) or _is_placeholder(
@@ -1332,6 +1422,69 @@ def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int
     if not quoted and ("=" in value or ":" in value) and _HOLDS_AN_ASSIGNMENT.search(value):
         return None  # `password=token=x`: a chain of keys, not a value (and no rescans)
     return a, b
+
+
+# Which characters end an unquoted value depends on where its key sits (the character before
+# the key, blanks skipped): after `;` a connection-string pair ends at `;`; after `?` or `&`
+# a query parameter at `&` or `#`; after `{ [ ( ,` a flow or argument item at `, ) ] }`;
+# anywhere else (a line of dotenv, YAML, INI, a log or a command) at a blank. Quotes, a
+# backslash and `< > { }` end every one. Punctuation a password holds (`( ) [ ] ; , & !`)
+# stays inside the value unless it ends it by these rules.
+_UNQUOTED_END = {
+    ";": _rx(r"[\s\"'`\\;]"),
+    "?": _rx(r"[\s\"'`\\&#<>]"),
+    "{": _rx(r"[\s\"'`\\,)\]}<>{]"),
+    "": _rx(r"[\s\"'`\\<>{}]"),
+}
+_CONTEXT_OF = {";": ";", "?": "?", "&": "?", "{": "{", "[": "{", "(": "{", ",": "{"}
+# In a line, `;k=`, `&k=` or `,k=` starts the next pair: `password=v&user=x`.
+_NEXT_PAIR = _rx(r"[;&,][ \t]?[A-Za-z_][A-Za-z0-9_-]*=")
+_PAIR_START = _rx(r"[A-Za-z_][A-Za-z0-9_-]*=")
+# A call's or an index's brackets, two levels deep, on one line.
+_BRACKETS = _rx(r"\((?:[^()\n]|\([^()\n]*\))*\)|\[(?:[^\[\]\n]|\[[^\[\]\n]*\])*\]")
+_NAME_CHAIN = _rx(r"[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)*")
+
+
+def _unquoted_extent(
+    text: str, key_start: int, a: int, b: int, pairs: bool = True
+) -> tuple[int, int] | None:
+    """The end of the unquoted value starting at `a` (its strict end is `b`) and where the
+    text after it starts, or None when the value is code: a name followed by a call or an
+    index (`get_password()`, `cfg[...]`).
+
+    A name followed by brackets that close on the line with a letter or digit after them
+    (`Yb2i()hdu3`) is a value, not a call. A trailing `. , ;` (the end of a sentence or a
+    statement) and, in a line, a `)` or `]` that closes nothing in the value are left out.
+    With `pairs` (not after a YAML colon), `;k=`, `&k=` or `,k=` starts the next pair.
+    """
+    j = key_start
+    while j > 0 and text[j - 1] in " \t":
+        j -= 1
+    context = _CONTEXT_OF.get(text[j - 1], "") if j > 0 else ""
+    if context in ("", "{") and text[b : b + 1] in ("(", "[") and _NAME_CHAIN.fullmatch(text, a, b):
+        call = _BRACKETS.match(text, b)
+        if call is None or not (text[call.end() : call.end() + 1].isalnum()):
+            return None
+    stop = _UNQUOTED_END[context].search(text, a, a + _MAX_VALUE + 1)
+    end = stop.start() if stop is not None else len(text)
+    if end - a > _MAX_VALUE:
+        end = b
+    if context == "":
+        pair = _NEXT_PAIR.search(text, a, end)
+        if pair is not None and _PAIR_START.match(text, a):
+            return None  # a list of pairs assigned to the key: Protocol=https;Key=...
+        if pair is not None and pairs:
+            end = pair.start()
+    after = end
+    while end > a and text[end - 1] in ".,;":
+        end -= 1
+    if context == "":
+        while end > a and (
+            (text[end - 1] == ")" and text.count(")", a, end) > text.count("(", a, end))
+            or (text[end - 1] == "]" and text.count("]", a, end) > text.count("[", a, end))
+        ):
+            end -= 1
+    return (end, after) if end > a else None
 
 
 def _value_span(text: str, pos: int) -> tuple[int, int] | None:
@@ -1363,22 +1516,83 @@ def _spaced_assignment(text: str, lowered: str, key_start: int, head_start: int,
     if noun in ("password", "passwd") and key_start == head_start:
         # .netrc: `machine h login u password p`, one entry per line or one token per line
         line = lowered[line_start:key_start].strip()
-        if _NETRC.match(line) or (not line and _NETRC.search(lowered, 0, line_start)):
+        if _NETRC.search(line) or (not line and _NETRC.search(lowered, 0, line_start)):
             return True
     before = lowered[line_start:key_start].rstrip(" \t")
     # Dockerfile `ENV KEY value`, Windows `setx KEY value`, as the line's command
-    return before.endswith(("env", "setx")) and (
+    if before.endswith(("env", "setx")) and (
         len(before) <= 4 or before[-5 if before.endswith("env") else -6] in " \t>"
-    )
+    ):
+        return True
+    near = max(line_start, key_start - 256)  # bounded: a long line costs one window per key
+    if _SET_COMMAND.search(lowered, near, key_start) or _SQL_ROLE.search(lowered, near, key_start):
+        return True  # `dotnet user-secrets set "S:Key" v`, `CREATE USER u WITH PASSWORD 'v'`
+    return not before and lowered.startswith(("requirepass", "masterauth"), key_start)  # redis
+
+
+# `set`/`config` commands that take a key and its value: `dotnet user-secrets set "S:Key" v`,
+# `npm config set //host/:_authToken v`, `git config --global hub.token v`, `gh secret set K`.
+_SET_COMMAND = _rx(
+    r"(?:\bset|\bconfig(?:[ \t]+--(?:global|local|system|user))?)[ \t]+[\"']?[a-z0-9_.:/@-]*\Z"
+)
+_SQL_ROLE = _rx(r"\b(?:create|alter)[ \t]+(?:user|role|login)\b")  # ... WITH PASSWORD 'v'
+_SQL_FOR = _rx(r"for[ \t]+[^\s=]+[ \t]*=[ \t]*(?:password\((?=[\"']))?")  # FOR 'u'@'h' =
+_BODY_FLAG = _rx(r"(?:--body|-b)(?:[ \t]+|=)")
+# After a key and blanks: an XML attribute's value (key="K" value="v"), or a fallback literal
+# (`process.env.TOKEN || 'v'`, `X ?? "v"`, `X or "v"`).
+_PAIRED_VALUE = _rx(r"(?i:(value)[ \t]*=[ \t]*(?=[\"']))|(?:\|\||\?\?|or\b)[ \t]*(?=[\"'`])")
+_POSITIONAL_NOUNS = frozenset(("auth", "credential", "credentials"))
+# Two string literals as the first arguments: ("user", "v"); the second is the secret.
+_TWO_LITERALS = _rx(
+    r"\(?[ \t]*([\"'])([^\"'\\\n]*)\1[ \t]*,[ \t]*([\"'])([^\"'\\\n]*)\3[ \t]*[),.]"
+)
+
+
+def _second_literal(text: str, at: int) -> tuple[int, int] | None:
+    """The second of two string literals at `at` (a call's first two arguments or a tuple),
+    unless it is a placeholder, a reference or a template."""
+    m = _TWO_LITERALS.match(text, at)
+    if m is not None and not m.group(2):  # ("", "user", "v", host): Go smtp.PlainAuth
+        m = _TWO_LITERALS.match(text, m.start(3))
+    if m is None:
+        return None
+    value = m.group(4)
+    if _is_placeholder(value, "password") or _REFERENCE.match(value):
+        return None
+    if _TEMPLATE_INSIDE.search(value):
+        return None
+    return m.span(4)
 
 
 _CURL_USER = _rx(r"(?:-u|--user)(?:[ \t]+|=)?([\"']?)[^\s:\"'`]*:([^\s\"'`),;]+)\1")
 _MYSQL_P = _rx(r"(?<=\s)-p(?:[ \t]*([\"'])([^\s\"']+)\1|([^\s\"'-][^\s\"']*))")
 # host:port:database:user:password, the port 2 to 5 digits or `*`; the gate is the part from
 # the port's colon on, so a clock time (`09:26:53 INFO`) does not start the line scan.
-_PGPASS = re.compile(r"^[^\s:#]+:(?:[0-9]{2,5}|\*):[^\s:]+:[^\s:]+:(\S+)$", re.ASCII | re.MULTILINE)
+_PGPASS = re.compile(
+    r"(?:^|(?<=[\"']))[^\s:#\"']+:(?:[0-9]{2,5}|\*):[^\s:]+:[^\s:]+:([^\s\"'\\]+)(?=[\"'\\]|$)",
+    re.ASCII | re.MULTILINE,
+)
 _PGPASS_GATE = _rx(r":(?:[0-9]{2,5}|\*):[^\s:]+:[^\s:]+:\S")
-_DASH_FLAGS = _rx(r"-[up]")  # every curl -u / --user and mysql -p match holds one
+_DASH_FLAGS = _rx(r"-[upaPwkb]")  # every flag below holds one (`--user` holds `-u`)
+# A tool's password flag and its argument: `-p v`, `-p 'v'`, `-p"v"`.
+_TOOL_FLAG = _rx(
+    r"-([paPwkb])(?:[ \t]+|(?=[\"']))(?:([\"'])([^\"'\\\n]*)\2|([^\s\"'\\-][^\s\"'\\]*))"
+)
+_TOOL_WORDS = _rx(
+    r"\b(?:(sshpass|login|twine|mongo(?:sh|dump|restore|import|export)?)|(redis-cli)"
+    r"|(sqlcmd|bcp|osql|zip|unzip)|(ldap[a-z]+)|(openssl)|(curl))\b"
+)
+_FLAG_GROUP = {"p": 1, "a": 2, "P": 3, "w": 4, "k": 5, "b": 6}  # the tool a flag needs
+# SQL: `IDENTIFIED [WITH plugin] BY 'v'` (MySQL, Oracle), read on lower-cased text.
+_SQL_IDENTIFIED = _rx(
+    r"fied(?<=identified)[ \t]+(?:with[ \t]+[a-z0-9_]+[ \t]+)?by[ \t]+(?:password[ \t]+)?"
+)
+_SQL_BARE = _rx(r"[^\s;'\"`,)\\]+")
+# A cookie header, a header-dict entry or a curl --cookie argument, read on lower-cased text.
+_COOKIE = _rx(r"kie(?<=cookie)[\"']?[ \t]*(?:[:,=]|(?=[ \t]))[ \t]*[\"']?")
+_COOKIE_PAIR = _rx(r"[ \t]*([^=;,\s\"'\\]+)=([^;,\s\"'\\]*)")
+_SESSION_COOKIE = _rx(r"sess|sid|auth|token|login|remember|jwt|secret|csrf|xsrf|key|pass|ident")
+_LOGIN_CALL = _rx(r"login\((?=[ \t]*[\"'])")  # smtp.login("user", "v")
 
 
 def _find_keyed_special(text: str, lowered: str) -> _Spans:
@@ -1401,6 +1615,8 @@ def _find_keyed_special(text: str, lowered: str) -> _Spans:
             if not _is_placeholder(value, "password") and not _REFERENCE.match(value):
                 out.append(m.span(2))
         i = text.find("--user", i + 1)
+    if flags & {"-p", "-a", "-P", "-w", "-k", "-b"}:
+        out.extend(_tool_flag_values(text, lowered))
     if "-p" in flags and ("mysql" in lowered or "mariadb" in lowered or "sshpass" in lowered):
         for m in _MYSQL_P.finditer(text):
             group = 2 if m.group(2) is not None else 3
@@ -1411,6 +1627,76 @@ def _find_keyed_special(text: str, lowered: str) -> _Spans:
         for m in _PGPASS.finditer(text):
             if not _is_placeholder(m.group(1), "password") and not _REFERENCE.match(m.group(1)):
                 out.append(m.span(1))
+    for m in _SQL_IDENTIFIED.finditer(lowered):
+        at = m.end()
+        span = _quoted_value(text, at) if text[at : at + 1] in ("'", '"') else None
+        bare = _SQL_BARE.match(text, at) if span is None else None
+        span = bare.span() if bare is not None else span
+        if span is not None and _sql_literal_secret(text[span[0] : span[1]]):
+            out.append(span)
+    for m in _COOKIE.finditer(lowered):
+        out.extend(_session_cookies(text, m.end()))
+    for m in _LOGIN_CALL.finditer(lowered):
+        if m.start() == 0 or not (text[m.start() - 1].isalnum() or text[m.start() - 1] == "_"):
+            span = _second_literal(text, m.end())
+            if span is not None:
+                out.append(span)
+    return out
+
+
+def _literal_secret(value: str) -> bool:
+    return not _is_placeholder(value, "password") and not _REFERENCE.match(value)
+
+
+def _sql_literal_secret(value: str) -> bool:
+    """A SQL value that is a literal, not a bind variable (`:new_password`, `@pw`, `?`)."""
+    return not value.startswith((":", "@", "?")) and _literal_secret(value)
+
+
+def _tool_flag_values(text: str, lowered: str) -> _Spans:
+    """`docker login -p v`, `sshpass -p v`, `redis-cli -a v`, `sqlcmd -P v`, `ldapsearch -w v`,
+    `openssl enc -k v`, `curl -b 'session=v'`: a password flag of the tool the line runs."""
+    out: _Spans = []
+    for m in _TOOL_FLAG.finditer(text):
+        at = m.start()
+        if at > 0 and text[at - 1] not in " \t":
+            continue
+        line_start = max(text.rfind("\n", max(0, at - 256), at) + 1, at - 256, 0)
+        tools = _TOOL_WORDS.search(lowered, line_start, at)
+        while tools is not None and tools.group(_FLAG_GROUP[m.group(1)]) is None:
+            tools = _TOOL_WORDS.search(lowered, tools.end(), at)
+        group = 3 if m.group(3) is not None else 4
+        if tools is None:
+            continue
+        if m.group(1) == "b":
+            out.extend(_session_cookies(text, m.start(group)))  # curl -b 'sessionid=v'
+        elif _literal_secret(m.group(group)):
+            out.append(m.span(group))
+    return out
+
+
+def _session_cookies(text: str, at: int) -> _Spans:
+    """Values of the session-like cookies (`sessionid`, `_app_session`, `PHPSESSID`,
+    `remember_token`...) in the `name=value; ...` list starting at `at`."""
+    out: _Spans = []
+    limit = min(len(text), at + _MAX_VALUE)  # bounded: a long line costs one window per header
+    end = text.find("\n", at, limit)
+    end = limit if end == -1 else end
+    while at < end:
+        pair = _COOKIE_PAIR.match(text, at, end)
+        if pair is None:
+            break
+        name, value = pair.group(1).lower(), pair.group(2)
+        if (
+            _SESSION_COOKIE.search(name)
+            and _literal_secret(value)
+            and not _is_code(value, "=", True, "", False)
+        ):
+            out.append(pair.span(2))
+        at = pair.end()
+        if not text.startswith((";", ","), at):
+            break
+        at += 1
     return out
 
 

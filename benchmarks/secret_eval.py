@@ -515,7 +515,10 @@ WORDS = tuple(_WORD_LIST.split(" "))
 # Punctuation people put in passwords; `$ { } < > %` are left out everywhere because a value
 # holding `${`, `{{`, `<...>` or `%(` would read as a template, which is a negative here.
 PUNCT = "!@#^&*()-_=+[]:,.?~/|;"
-VALUE_KINDS = ("random", "hex", "base64", "passphrase", "human", "punctuated", "short", "long")
+VALUE_KINDS = (
+    *("random", "hex", "base64", "passphrase", "human", "punctuated", "short", "long"),
+    *("uuid", "unicode", "numeric"),
+)
 
 # Characters a syntax cannot hold unescaped (beyond the globally excluded ones).
 SHELL_BARE = "\"' \\!#^&*()[]|;?~,`="  # an unquoted shell word
@@ -613,6 +616,16 @@ def make_value(rnd: random.Random, kind: str, forbid: str) -> str:
         return word + str(rnd.choice((rnd.randint(1, 99), rnd.randint(1990, 2026)))) + tail
     if kind == "long":
         return pick(rnd, URLSAFE, rnd.randint(64, 96))
+    if kind == "uuid":  # Heroku API keys, Azure client secrets' ids, Sentry keys...
+        return "-".join(pick(rnd, HEX, n) for n in (8, 4, 4, 4, 12))
+    if kind == "unicode":  # what people pick outside ASCII: a word with diacritics and a year
+        word = rnd.choice(
+            ("Sch\u00f6neb\u00e4rg", "Caf\u00e9Cr\u00e8me", "Ma\u00f1ana", "Stra\u00dfe")
+        )
+        tail = rnd.choice([c for c in "!#*." if c not in forbid] + [""])
+        return word + str(rnd.randint(1990, 2026)) + tail
+    if kind == "numeric":  # a PIN-like or generated numeric password
+        return str(rnd.randint(10_000_000, 99_999_999_999))
     punct = [c for c in PUNCT if c not in forbid] or ["_"]
     size = rnd.randint(6, 10) if kind == "short" else rnd.randint(12, 24)
     chars = [rnd.choice(ALNUM) for _ in range(size)]

@@ -116,6 +116,7 @@ def test_hand_written_negatives_cover_each_category() -> None:
         "comparison",
         "mention",
         "prose",
+        "lookalike",
     }
     assert all(count >= 5 for count in categories.values())
     assert all(case.text.strip() and not case.forms for case in written)
