@@ -395,3 +395,46 @@ def test_many_escaped_lines_and_one_far_percent_sign_finish() -> None:
     redact_secret_shapes(text)
     scrub_for_storage(text, sidecar=True)
     assert time.process_time() - started < 5.0
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("\nab\\n\nc\nd\ne\n", "\nab\\n\nc\n"),  # the escape on the second line
+        ("\n\nx\\t\n", "\nx\\t\n"),  # a blank line of context
+        ("a\\n", "a\\n"),  # one line, no line break
+        ("a\nb\\\nc\nd\ne", "a\nb\\\nc\nd\n"),  # a wrap joins c to b
+    ],
+)
+def test_windows_exactly(text: str, expected: str) -> None:
+    (window,) = sr._escape_windows(text)
+    assert text[slice(*window)] == expected
+
+
+PERCENT_URI = urllib.parse.quote(PG_URI, safe="")  # postgres%3A%2F%2Fadmin%3A...
+
+
+def test_a_secret_only_the_decoded_view_shows_is_replaced_exactly() -> None:
+    text = f"url={PERCENT_URI} ok\n"
+    assert redact_secret_shapes(text).text == "url=[redacted:db-uri-creds] ok\n"
+    scrubbed = scrub_for_storage(text, sidecar=True)
+    (original,) = scrubbed.originals  # the storage boundary may claim `url=` with it
+    assert original.endswith(PERCENT_URI) and scrubbed.text.endswith("> ok\n")
+
+
+def test_a_decoded_view_that_does_not_converge_fails_closed() -> None:
+    """With one pass allowed, a finding cannot be confirmed: the raw text finds nothing
+    here, its decoded view does, so the whole answer is the fail-closed token."""
+    assert redact_secret_shapes(f"url={PERCENT_URI}", max_passes=1).text == sr.NONCONVERGENT_TOKEN
+
+
+@pytest.mark.parametrize("boundary", ["display", "storage"])
+def test_a_secret_far_from_every_escape_is_still_found(boundary: str) -> None:
+    """The raw text's own findings stand beside the windows' (positive control)."""
+    pad = "pad line\n" * 5
+    text = f"x = 'a\\n'\n{pad}aws_secret_access_key = {AWS_SECRET}\n"
+    if boundary == "display":
+        out = redact_secret_shapes(text).text
+    else:
+        out = scrub_for_storage(text, sidecar=True).text
+    assert AWS_SECRET not in out and out.startswith("x = 'a\\n'\n")
