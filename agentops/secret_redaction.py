@@ -1027,17 +1027,20 @@ _KEYED_TAIL = r"""
     (?P<sep>:=|=>|=(?![=>~])|:(?![:=/\\])|,|>|\((?=["'])|(?=[ \t]))
     [ \t]*                                # blanks before the value
 """
-# Four expressions, each starting with a literal (p, ke, cr, uth), so the regex engine jumps
+# A cookie header, a header-dict entry or a curl --cookie argument, after `cookie`.
+_COOKIE_REST = r"""["']?[ \t]*(?:[:,=]|(?=[ \t]))[ \t]*["']?"""
+# Four expressions, each starting with a literal (p, k, cr, uth), so the regex engine jumps
 # between that literal's occurrences in C and yields only nouns that end a key and are
-# assigned. A noun whose first letters are common in text (token, secret, auth) is reached
-# from a rarer piece inside it and a look-behind; `_NOUN_PARTS` names the whole noun.
+# assigned (and, from `k`, cookie headers: one scan for both). A noun whose first letters
+# are common in text (token, secret, auth) is reached from a rarer piece inside it and a
+# look-behind; `_NOUN_PARTS` names the whole noun.
 _KEYED_NOUNS: tuple[re.Pattern[str], ...] = tuple(
-    _rx("(?x)(?P<noun>" + nouns + ")" + _KEYED_TAIL)
-    for nouns in (
-        r"p(?:ass(?:word|wd|phrase|in|out)?|wd|w|sk)",  # password... pass, pwd, pw, psk
-        r"ke(?:y|(?<=toke)n)",  # key, token
-        r"cr(?:edentials?|eds|(?<=secr)et)",  # credential(s), creds, secret
-        r"uth(?<=auth)(?:orization)?",  # auth, authorization
+    _rx("(?x)" + literal + "(?:(?P<noun>" + rest + ")" + _KEYED_TAIL + also + ")")
+    for literal, rest, also in (
+        ("p", r"ass(?:word|wd|phrase|in|out)?|wd|w|sk", ""),  # password... pass, pwd, pw, psk
+        ("k", r"e(?:y|(?<=toke)n)", "|(?P<cookie>ie(?<=cookie)" + _COOKIE_REST + ")"),
+        ("cr", r"edentials?|eds|(?<=secr)et", ""),  # credential(s), creds, secret
+        ("uth", r"(?<=auth)(?:orization)?", ""),  # auth, authorization
     )
 )
 # The part a match holds -> the whole noun (its head sits len(noun) - len(part) earlier).
@@ -1285,6 +1288,9 @@ def _find_keyed(text: str) -> _Spans:
     spans: list[tuple[int, int]] = []
     for nouns in _KEYED_NOUNS:
         for m in nouns.finditer(lowered):
+            if m.lastgroup == "cookie":
+                spans.extend(_session_cookies(text, m.end()))
+                continue
             span = _keyed_value_at(text, lowered, m)
             if span is not None:
                 spans.append(span)
@@ -1302,8 +1308,9 @@ def _disjoint(spans: list[tuple[int, int]]) -> _Spans:
 
 
 def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int] | None:
-    part, close, sep = m.group("noun", "close", "sep")
+    close, sep = m.group("close", "sep")
     head = m.start()
+    part = lowered[head : m.end("noun")]
     noun = _NOUN_PARTS.get(part, part)
     head -= len(noun) - len(part)
     if not _noun_at_boundary(text, lowered, head, noun):
@@ -1437,6 +1444,7 @@ _UNQUOTED_END = {
     "": _rx(r"[\s\"'`\\<>{}]"),
 }
 _CONTEXT_OF = {";": ";", "?": "?", "&": "?", "{": "{", "[": "{", "(": "{", ",": "{"}
+_BLANK_OR_QUOTE = frozenset(" \t\n\r\f\v\"'`\\")
 # In a line, `;k=`, `&k=` or `,k=` starts the next pair: `password=v&user=x`.
 _NEXT_PAIR = _rx(r"[;&,][ \t]?[A-Za-z_][A-Za-z0-9_-]*=")
 _PAIR_START = _rx(r"[A-Za-z_][A-Za-z0-9_-]*=")
@@ -1461,6 +1469,13 @@ def _unquoted_extent(
     while j > 0 and text[j - 1] in " \t":
         j -= 1
     context = _CONTEXT_OF.get(text[j - 1], "") if j > 0 else ""
+    if context != "?" and (b == len(text) or text[b] in _BLANK_OR_QUOTE):
+        # Every context ends at a blank, a quote or a backslash, and the strict value holds
+        # none of `; & , ( ) [ ]`: only a trailing `.` can go.
+        end = b
+        while end > a and text[end - 1] == ".":
+            end -= 1
+        return (end, b) if end > a else None
     if context in ("", "{") and text[b : b + 1] in ("(", "[") and _NAME_CHAIN.fullmatch(text, a, b):
         call = _BRACKETS.match(text, b)
         if call is None or not (text[call.end() : call.end() + 1].isalnum()):
@@ -1573,7 +1588,8 @@ _PGPASS = re.compile(
     re.ASCII | re.MULTILINE,
 )
 _PGPASS_GATE = _rx(r":(?:[0-9]{2,5}|\*):[^\s:]+:[^\s:]+:\S")
-_DASH_FLAGS = _rx(r"-[upaPwkb]")  # every flag below holds one (`--user` holds `-u`)
+# Every flag below holds one, after a blank, a dash (`--user` holds `-u`) or the start.
+_DASH_FLAGS = _rx(r"-[upaPwkb](?<![^\s-]-[upaPwkb])")
 # A tool's password flag and its argument: `-p v`, `-p 'v'`, `-p"v"`.
 _TOOL_FLAG = _rx(
     r"-([paPwkb])(?:[ \t]+|(?=[\"']))(?:([\"'])([^\"'\\\n]*)\2|([^\s\"'\\-][^\s\"'\\]*))"
@@ -1588,11 +1604,9 @@ _SQL_IDENTIFIED = _rx(
     r"fied(?<=identified)[ \t]+(?:with[ \t]+[a-z0-9_]+[ \t]+)?by[ \t]+(?:password[ \t]+)?"
 )
 _SQL_BARE = _rx(r"[^\s;'\"`,)\\]+")
-# A cookie header, a header-dict entry or a curl --cookie argument, read on lower-cased text.
-_COOKIE = _rx(r"kie(?<=cookie)[\"']?[ \t]*(?:[:,=]|(?=[ \t]))[ \t]*[\"']?")
 _COOKIE_PAIR = _rx(r"[ \t]*([^=;,\s\"'\\]+)=([^;,\s\"'\\]*)")
 _SESSION_COOKIE = _rx(r"sess|sid|auth|token|login|remember|jwt|secret|csrf|xsrf|key|pass|ident")
-_LOGIN_CALL = _rx(r"login\((?=[ \t]*[\"'])")  # smtp.login("user", "v")
+_LOGIN_CALL = _rx(r"gin\((?<=login\()(?=[ \t]*[\"'])")  # smtp.login("user", "v"), from `gin(`
 
 
 def _find_keyed_special(text: str, lowered: str) -> _Spans:
@@ -1634,10 +1648,9 @@ def _find_keyed_special(text: str, lowered: str) -> _Spans:
         span = bare.span() if bare is not None else span
         if span is not None and _sql_literal_secret(text[span[0] : span[1]]):
             out.append(span)
-    for m in _COOKIE.finditer(lowered):
-        out.extend(_session_cookies(text, m.end()))
     for m in _LOGIN_CALL.finditer(lowered):
-        if m.start() == 0 or not (text[m.start() - 1].isalnum() or text[m.start() - 1] == "_"):
+        at = m.start() - 2  # where `login` starts
+        if at == 0 or not (text[at - 1].isalnum() or text[at - 1] == "_"):
             span = _second_literal(text, m.end())
             if span is not None:
                 out.append(span)
