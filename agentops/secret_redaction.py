@@ -64,9 +64,10 @@ password flag such as `docker login -p v`, `redis-cli -a v`, `-storepass v`,
 connection strings (`Password=v;`, `?password=v&`), SQL (`IDENTIFIED BY 'v'`,
 `WITH PASSWORD 'v'`), login calls (`auth=("user", "v")`,
 `smtp.login("user", "v")`), fallbacks and defaults (`X || 'v'`,
-`${X:-v}`), XML (`<password>v</password>`, `key="..." value="v"`),
-`set`/`config` commands, `.netrc`, `.pgpass`, `.pypirc`, `.npmrc`
-`_auth`/`_authToken`, redis.conf. The rule that separates a secret from
+`${X:-v}`, Makefile `?=`), Kubernetes `name:`/`value:` pairs, XML
+(`<password>v</password>`, `key="..." value="v"`), `set`/`config` commands,
+`.netrc`, `.pgpass`, `.pypirc`, `.npmrc` `_auth`/`_authToken`, redis.conf.
+The rule that separates a secret from
 text that only names one: the key's LAST word is a credential noun
 (password, passwd, pass, pwd, psk, secret, token, credentials, or `key`
 qualified by api, secret, private, access...); the key is ASSIGNED (`=`, `:`,
@@ -1024,7 +1025,8 @@ _KEYED_TAIL = r"""
     (?![a-z0-9]|[_.-][a-z0-9])            # the noun ends the key
     (?P<close>["'`]?\]?)                  # "password": / ['password'] =
     [ \t]*
-    (?P<sep>:=|=>|=(?![=>~])|:(?![:=/\\])|,|>|\((?=["'])|(?=[ \t]))
+    (?P<sep>:=|\?=|=>|=(?![=>~])|:(?![:=/\\])|,|>|\((?=["'])|(?=[ \t])
+      |\r?\n(?=[ \t]+value:))              # Kubernetes env: `- name: K` / `value: v`
     [ \t]*                                # blanks before the value
 """
 # A cookie header, a header-dict entry or a curl --cookie argument, after `cookie`.
@@ -1137,6 +1139,8 @@ _TYPED_ASSIGN = _rx(
     r"(?:[ \t]+=|=(?=[ \t]*[\"'`]))(?!=)[ \t]*"  # `T = v` or `T="v"`: YAML `k: Ab_=x` is a value
 )
 _NAME_VALUE = _rx(r"\s*[\"']value[\"'][ \t]*:[ \t]*")
+_K8S_NAME = _rx(r"[ \t]*(?:-[ \t]*)?name:[ \t]*[\"']?")  # the line before a key's `value:`
+_K8S_VALUE = _rx(r"value:[ \t]*")
 
 
 def _keyed_key_start(text: str, head: int) -> int:
@@ -1318,6 +1322,16 @@ def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int
     key_start = _keyed_key_start(text, head)
     key_quoted = close[:1] in ('"', "'", "`")
     pos = m.end()  # the tail took the blanks after the separator
+    if sep == "?=":
+        sep = "="  # Makefile: API_KEY ?= v
+    elif sep[-1:] == "\n":
+        line_start = text.rfind("\n", max(0, key_start - 64), key_start) + 1
+        named = _K8S_NAME.fullmatch(text, line_start, key_start - (1 if key_quoted else 0))
+        value_key = _K8S_VALUE.match(lowered, pos)
+        if named is None or value_key is None:
+            return None
+        pos = value_key.end()
+        sep = ":"
     if sep in (":", "") and not key_quoted:
         typed = _TYPED_ASSIGN.match(text, pos)  # API_KEY: &str = "v", Password { get; set; } = "v"
         if typed is not None and (sep == ":" or text[pos] == "{"):

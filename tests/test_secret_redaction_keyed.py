@@ -664,3 +664,30 @@ def test_adversarial_new_syntaxes_finish(unit: str) -> None:
     redact_secret_shapes(text)
     scrub_for_storage(text, sidecar=True)
     assert time.process_time() - started < 5.0
+
+
+@pytest.mark.parametrize(
+    "template",
+    [
+        "env:\n  - name: DB_PASSWORD\n    value: {v}\n",
+        'env:\n  - name: "API_TOKEN"\n    value: "{v}"\n  - name: MODE\n    value: prod\n',
+        "API_KEY ?= {v}\n",
+    ],
+)
+def test_kubernetes_env_pair_and_makefile_assignment(template: str) -> None:
+    value = "Zx81Qm" + "P0aLk9"
+    out = redact_secret_shapes(template.format(v=value)).text
+    assert out == template.format(v="[redacted:keyed-secret]")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "    pass\n    value: 3",
+        "  - name: DB_PASSWORD\n    valueFrom:\n      secretKeyRef: {name: db, key: password}",
+        "- name: API_TOKEN\n  value: ${API_TOKEN}",
+        "title: API_TOKEN\nvalue: Zx81QmP0aLk9",
+    ],
+)
+def test_a_value_line_needs_its_name_line(text: str) -> None:
+    assert redact_secret_shapes(text) == (text, ())
