@@ -587,3 +587,75 @@ def test_pipes_without_blanks_and_globs_from_expansions() -> None:
     expanded = parse_command("X='a[b]'; cat $X").commands[0]
     assert [blind.construct for blind in expanded.blind] == ["glob a[b]"]
     assert parse_command("X='a[]'; cat $X").commands[0].blind == ()
+
+
+# --- what runs, clause by clause (each found by injecting a fault the suite missed) -------
+
+
+def test_constructs_nested_exactly_to_the_bound_still_parse() -> None:
+    for nest in ("echo " + "$(" * 64 + "x" + ")" * 64, "(" * 64 + "x" + ")" * 64):
+        assert parse_command(nest).problem == ""
+    for nest in ("echo " + "$(" * 65 + "x" + ")" * 65, "(" * 65 + "x" + ")" * 65):
+        assert parse_command(nest).problem == "constructs nested more than 64 deep"
+
+
+def test_every_exec_clause_of_find_is_a_command() -> None:
+    text = "find . -exec a {} \\; -exec git push --force + -name x"
+    assert argv_lists(text)[1:] == [["a", "{}"], ["git", "push", "--force"]]
+    assert judge_command(RULES, text).decision == "deny"
+
+
+def test_a_path_found_by_find_is_one_word_not_a_process_substitution() -> None:
+    # `bash {}` runs a found file: limit 3, the same as `bash script.sh`
+    assert parse_command("find . -exec bash {} \\;").commands[1].hidden == ""
+    # a found path run as a program is asked about only where a rule could match
+    assert parse_command("find . -exec {} \\;").commands[1].hidden == ""
+    assert judge_command([CAT_ENV], "find . -exec {} \\;").decision == "none"
+    assert judge_command([CAT_ENV], "find . -exec {} .env \\;").decision == "ask"
+
+
+@pytest.mark.parametrize("wrapper", ["sudo --", "env --", "nice --", "command --", "exec --"])
+def test_double_dash_ends_a_wrappers_options(wrapper: str) -> None:
+    text = f"{wrapper} git push --force"
+    assert argv_lists(text) == [["git", "push", "--force"]]
+    assert judge_command(RULES, text).decision == "deny"
+
+
+def test_command_runs_its_argument_unless_asked_to_look_it_up() -> None:
+    assert argv_lists("command -p git push --force") == [["git", "push", "--force"]]
+    assert decision("command -p git push --force") == "deny"
+    for lookup in ("command -v git", "command -V git"):
+        assert argv_lists(lookup) == [lookup.split()]
+
+
+def test_echo_prints_backslashes_as_written_without_e() -> None:
+    # bash's builtin echo (no xpg_echo) prints `gi\x74`; `echo -e` prints `git`
+    assert argv_lists("$(echo 'gi\\x74') push")[1] == ["gi\\x74", "push"]
+    assert argv_lists("$(echo -e 'gi\\x74') push")[1] == ["git", "push"]
+    assert argv_lists("$(echo -E 'gi\\x74') push")[1] == ["gi\\x74", "push"]
+
+
+def test_cat_of_a_here_document_is_a_literal() -> None:
+    text = "$(cat <<'EOF'\ngit\nEOF\n) push --force"
+    assert argv_lists(text)[-1] == ["git", "push", "--force"]
+    assert decision(text) == "deny"
+    # `cat` with arguments or a terminal for input prints nothing the text fixes
+    for unknown in ("$(cat) push --force", "$(cat f <<'EOF'\ngit\nEOF\n) push --force"):
+        parsed = parse_command(unknown)
+        assert parsed.problem == ""
+        assert parsed.commands[-1].blind
+
+
+def test_an_escaped_substitution_inside_a_default_value_runs_nothing() -> None:
+    # bash prints `$(rm -rf /)` for this: the backslash keeps it text
+    assert argv_lists("echo ${x:-\\$(rm -rf /)}") == [["echo", "${x:-\\$(rm -rf /)}"]]
+    assert ["rm", "-rf", "/"] in argv_lists("echo ${x:-$(rm -rf /)}")  # positive control
+
+
+def test_arithmetic_right_after_a_substitution() -> None:
+    parsed = parse_command("echo $(echo a)$((1+2)) done; git push --force")
+    assert parsed.problem == ""
+    assert [list(c.argv) for c in parsed.commands][1:] == [
+        ["echo", "a$((1+2))", "done"],
+        ["git", "push", "--force"],
+    ]
