@@ -108,7 +108,9 @@ Choices
   byte-identical. Raw findings are cut before an escaped line break and never
   start or end on an escaped quote; on a line that parses as JSON, a span that
   starts inside a string ends before its closing quote, so a redacted JSON
-  line still parses. Text with no backslash and no `%` takes the plain path.
+  line still parses. Text with no backslash and no `%` takes the plain path;
+  otherwise only the lines that hold an escape, with one line on each side, are
+  decoded and scanned again (the rest of the text is the same decoded or not).
 - Speed: the call is gated by a few C-level scans of the input; rules whose
   literals are absent never run, and named rules try their own regular
   expression only where one of their literals occurs. Outputs are those of
@@ -168,6 +170,10 @@ Display:
   (`%DB_PASSWORD%` stays a variable). A secret split into two concatenated
   literals across a wrapped line (`"abc" \\` newline `"def"`) passes. In
   escaped text overlapping findings become one token, named after the first.
+  A decoded line is judged with one line of context on each side: a rule that
+  reads further back (a public-key armor header three lines above a base64 body)
+  sees less in the decoded view than in the raw text, so such a body beside an
+  escape may be replaced although the raw text alone would keep it.
 Storage:
 - Bare hex under 48 characters is never marked (hex stays under 4.5 bits).
 - Low-entropy secrets (dictionary passwords), runs of 22 characters or fewer,

@@ -227,6 +227,16 @@ def test_limit_percent_decoding_covers_printable_ascii_only() -> None:
     assert sr._decoded_views("a%2Fb")[0][0].text == "a/b"
 
 
+def test_limit_a_window_reads_one_line_of_context() -> None:
+    """A public key's body is kept for its armor header in the raw text; beside an escape,
+    the decoded window starts one line above it and no longer sees the header."""
+    body = "MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAu1SU1LfVLPHCozMxH2Mo"
+    plain = f"-----BEGIN PUBLIC KEY-----\nline a\nline b\nprint('x')\n{body}\n"
+    assert redact_secret_shapes(plain).text == plain
+    escaped = plain.replace("print('x')", "print('x\\n')")
+    assert redact_secret_shapes(escaped).shapes == ("long-base64",)
+
+
 def test_limit_escaped_text_reports_one_shape_per_united_span() -> None:
     """Overlapping raw and decoded findings become one token named after the first."""
     line = _line(f"DATABASE_URL={PG_URI}\n")
