@@ -3101,53 +3101,66 @@ def _replace(text: str, spans: _Spans, token: str) -> str:
     return "".join(parts)
 
 
-# A tracked token: (out_start, out_end, in_start, in_end, shape)
-_Tok = tuple[int, int, int, int, str]
+class _Token(NamedTuple):
+    """A replacement token in the output and the input span it stands for."""
+
+    out_start: int
+    out_end: int
+    in_start: int
+    in_end: int
+    shape: str  # "" for a remnant: a cut token's leftover characters, standing for no input
+
+    def shifted(self, by: int) -> _Token:
+        return _Token(
+            self.out_start + by, self.out_end + by, self.in_start, self.in_end, self.shape
+        )
 
 
-def _track(tokens: list[_Tok], spans: _Spans, name: str, tlen: int) -> list[_Tok]:
+def _track(tokens: list[_Token], spans: _Spans, name: str, tlen: int) -> list[_Token]:
     """Carry input spans through one rule's replacements.
 
     A span that cuts through an earlier token absorbs that token's whole input span; the
     token's leftover characters stay in the text as remnants (shape "") that stand for no
     input character, so positions after them still map back exactly.
     """
-    new: list[_Tok] = []
+    new: list[_Token] = []
     ti = 0
     shift = 0
-    last: _Tok | None = None
+    last: _Token | None = None
 
-    def raw_in(x: int, ref: _Tok | None) -> int:
-        return x if ref is None else ref[3] + (x - ref[1])
+    def input_at(x: int, ref: _Token | None) -> int:
+        return x if ref is None else ref.in_end + (x - ref.out_end)
 
     for a, b in spans:
-        while ti < len(tokens) and tokens[ti][1] <= a:
-            t = tokens[ti]
-            new.append((t[0] + shift, t[1] + shift, t[2], t[3], t[4]))
-            last = t
+        while ti < len(tokens) and tokens[ti].out_end <= a:
+            last = tokens[ti]
+            new.append(last.shifted(shift))
             ti += 1
         # No rule's match starts inside a token (no literal, scheme or candidate run occurs
         # in "[redacted:<name>]"), so a span starts in raw text; only its end can cut a token.
-        in_s = raw_in(a, last)
-        absorbed: _Tok | None = None
-        while ti < len(tokens) and tokens[ti][0] < b:
-            absorbed = tokens[ti]
-            last = absorbed
+        in_start = input_at(a, last)
+        absorbed: _Token | None = None
+        while ti < len(tokens) and tokens[ti].out_start < b:
+            absorbed = last = tokens[ti]
             ti += 1
-        tail: _Tok | None = None
-        if absorbed is not None and absorbed[1] >= b:
-            in_e = absorbed[3]
-            if absorbed[1] > b:
-                tail = (b, absorbed[1], absorbed[3], absorbed[3], "")
+        remnant: _Token | None = None
+        if absorbed is not None and absorbed.out_end >= b:
+            in_end = absorbed.in_end
+            if absorbed.out_end > b:
+                remnant = _Token(b, absorbed.out_end, in_end, in_end, "")
         else:
-            in_e = raw_in(b, last)
-        new.append((a + shift, a + shift + tlen, in_s, in_e, name))
+            in_end = input_at(b, last)
+        new.append(_Token(a + shift, a + shift + tlen, in_start, in_end, name))
         shift += tlen - (b - a)
-        if tail is not None:
-            new.append((tail[0] + shift, tail[1] + shift, tail[2], tail[3], ""))
-    for t in tokens[ti:]:
-        new.append((t[0] + shift, t[1] + shift, t[2], t[3], t[4]))
+        if remnant is not None:
+            new.append(remnant.shifted(shift))
+    new.extend(token.shifted(shift) for token in tokens[ti:])
     return new
+
+
+def _input_spans(tokens: list[_Token]) -> list[tuple[int, int, str]]:
+    """(in_start, in_end, shape) of the tokens that stand for some input, in order."""
+    return [(t.in_start, t.in_end, t.shape) for t in tokens if t.shape and t.in_start < t.in_end]
 
 
 def _checked_passes(max_passes: object) -> int:
@@ -3161,13 +3174,22 @@ def _checked_passes(max_passes: object) -> int:
     return int(max_passes)
 
 
-def _display(text: str, passes: int, track: bool) -> tuple[str, list[str], list[_Tok], bool]:
+class _Shown(NamedTuple):
+    """What the display rules made of a text."""
+
+    text: str
+    shapes: list[str]  # one entry per replacement, in the order they were made
+    tokens: list[_Token]  # filled only when tracking
+    converged: bool  # False: the passes ran out before a pass changed nothing
+
+
+def _display(text: str, passes: int, track: bool) -> _Shown:
     rules, present = _active_rules(text)
     if not rules:
-        return text, [], [], True
+        return _Shown(text, [], [], True)
     out = text
     shapes: list[str] = []
-    tokens: list[_Tok] = []
+    tokens: list[_Token] = []
     for _ in range(passes):
         before = out
         for rule in rules:
@@ -3179,8 +3201,8 @@ def _display(text: str, passes: int, track: bool) -> tuple[str, list[str], list[
                 out = _replace(out, spans, token)
                 shapes.extend([rule.name] * len(spans))
         if out == before:
-            return out, shapes, tokens, True
-    return out, shapes, tokens, False
+            return _Shown(out, shapes, tokens, True)
+    return _Shown(out, shapes, tokens, False)
 
 
 def redact_secret_shapes(text: str, *, max_passes: int | None = None) -> Redaction:
@@ -3224,7 +3246,7 @@ def find_secret_shapes(text: str) -> tuple[Found, ...]:
         return (Found(_NONCONVERGENT, 0, len(plain)),)
     if not converged:
         return (Found(_NONCONVERGENT, 0, len(plain)),)
-    return tuple(Found(t[4], t[2], t[3]) for t in tokens if t[4])
+    return tuple(Found(t.shape, t.in_start, t.in_end) for t in tokens if t.shape)
 
 
 # --------------------------------------------------------------------------------------------
@@ -3496,42 +3518,37 @@ def _escape_windows(text: str) -> list[tuple[int, int]]:
     return windows
 
 
-_DisplayResult = tuple[str, list[str], list[_Tok], bool]
-
-
-def _escaped_spans(
-    text: str, passes: int
-) -> tuple[_DisplayResult, list[tuple[int, int, str]] | None]:
+def _escaped_spans(text: str, passes: int) -> tuple[_Shown, list[tuple[int, int, str]] | None]:
     """The raw text's own display result, and the display spans of escaped text: raw spans
     (fitted to whole escapes, cut at line breaks) united with the decoded windows' spans
     mapped back. The spans are None where they equal the raw result's (the caller then
     uses that result as is); the result reads as not converged when any view did not
     converge. The offset maps are built only where something was found."""
     raw = _display(text, passes, True)
-    if not raw[3]:
+    if not raw.converged:
         return raw, None
-    found_raw = [t for t in raw[2] if t[4] and t[2] < t[3]]
+    found_raw = _input_spans(raw.tokens)
     decoded: list[tuple[int, int, str]] = []
     for lo, hi in _escape_windows(text):
         window = text[lo:hi]
-        found: list[list[_Tok]] = []
+        found: list[list[tuple[int, int, str]]] = []
         for view_text in _decoded_texts(window):
-            out, shapes, tokens, converged = _display(view_text, passes, True)
-            if not converged:
-                return (out, shapes, tokens, False), None
-            found.append([t for t in tokens if t[4] and t[2] < t[3]])
+            shown = _display(view_text, passes, True)
+            if not shown.converged:
+                return shown, None
+            found.append(_input_spans(shown.tokens))
         if any(found):
             views, _ = _decoded_views(window)
-            for view, tokens in zip(views, found, strict=True):
+            for view, spans in zip(views, found, strict=True):
                 decoded.extend(
-                    (lo + view.starts[t[2]], lo + view.ends[t[3] - 1], t[4]) for t in tokens
+                    (lo + view.starts[a], lo + view.ends[b - 1], shape) for a, b, shape in spans
                 )
     if not decoded and not found_raw:
         return raw, None
     _, escapes = _decoded_views(text)
-    spans = [(*_fit_raw(t[2], t[3], escapes), t[4]) for t in found_raw]
-    united = _inside_json_strings(text, _merge_spans(spans + decoded))
-    if united == _merge_spans([(t[2], t[3], t[4]) for t in found_raw]):
+    fitted = [(*_fit_raw(a, b, escapes), shape) for a, b, shape in found_raw]
+    united = _inside_json_strings(text, _merge_spans(fitted + decoded))
+    if united == _merge_spans(found_raw):
         return raw, None
     return raw, united
 
