@@ -3111,6 +3111,8 @@ class _Token(NamedTuple):
     shape: str  # "" for a remnant: a cut token's leftover characters, standing for no input
 
     def shifted(self, by: int) -> _Token:
+        if not by:
+            return self
         return _Token(
             self.out_start + by, self.out_end + by, self.in_start, self.in_end, self.shape
         )
