@@ -230,7 +230,7 @@ def test_limit_percent_decoding_covers_printable_ascii_only() -> None:
 def test_limit_a_window_reads_one_line_of_context() -> None:
     """A public key's body is kept for its armor header in the raw text; beside an escape,
     the decoded window starts one line above it and no longer sees the header."""
-    body = "MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAu1SU1LfVLPHCozMxH2Mo"  # agentops: allow-secret
+    body = "MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIB" + "CgKCAQEAu1SU1LfVLPHCozMxH2Mo"
     plain = f"-----BEGIN PUBLIC KEY-----\nline a\nline b\nprint('x')\n{body}\n"
     assert redact_secret_shapes(plain).text == plain
     escaped = plain.replace("print('x')", "print('x\\n')")
