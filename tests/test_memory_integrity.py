@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from agentops import memory_integrity as mi
@@ -1734,6 +1734,12 @@ def test_compaction_space_rule_even_room() -> None:
     assert compact_index_lines(head + tail, 31).text == head + "a" * 10 + "…"
 
 
+def test_an_entry_that_is_all_head_is_left_alone() -> None:
+    for line in ("- [Some title](some_title.md) —", "- [Some title](some_title.md) —  "):
+        assert compact_index_lines(line, 21) == compact_index_lines(line, 200)
+        assert compact_index_lines(line, 21).text == line
+
+
 def test_compaction_only_if_shorter_in_bytes() -> None:
     line = "- [T](t.md) " + "a" * 19  # 31 chars; new line would be as many bytes
     c = compact_index_lines(line, 30)
@@ -1744,6 +1750,8 @@ _HEAD_RE = re.compile(r"\s*[-*]\s.*?\[[^\]]*\]\([^)\s/\\]+\.md\)\s*(?:[—:·-]\
 
 
 @given(st.text(alphabet="-* [](). md/\\x—:", max_size=30))
+@example("- [T](t.md) —")  # the line ends right after its separator
+@example("- [T](t.md) : ")
 def test_entry_head_matches_reference(line: str) -> None:
     match = _HEAD_RE.match(line)
     assert mi._entry_head(line) == (match.end() if match else -1)
@@ -1978,6 +1986,17 @@ def test_long_name_search_says_when_it_stopped(monkeypatch: pytest.MonkeyPatch) 
     (f,) = checks(lint("", files), "near-duplicate-search-stopped")
     assert f.memory_type == "user" and "stopped after 5 comparisons" in f.message
     assert not [r for r in repairs("", files).repairs if r.finding == f]
+
+
+def test_alike_long_names_cost_a_constant_each(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a probe into a posting list already inside its own cluster is skipped: 300 alike
+    # long names finish within 3 comparisons each, not 300 each
+    names = [f"user_a_b_c_d_e_f_g_h_i_j_k_{i}.md" for i in range(300)]
+    monkeypatch.setattr(mi, "_PAIRWISE_BUDGET", 3 * len(names))
+    result = lint("", [(n, "") for n in names])
+    assert not checks(result, "near-duplicate-search-stopped")
+    (f,) = checks(result, "near-duplicate-slug")
+    assert len(f.files) + f.unlisted == 300
 
 
 def test_near_duplicate_pair_says_twice() -> None:
