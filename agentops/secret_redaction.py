@@ -1144,6 +1144,7 @@ _TYPED_ASSIGN = _rx(
     r"(?:[ \t]*\|[ \t]*[A-Za-z_][A-Za-z0-9_.]*)*|\{[ \t]*get;[^}\n]*\})"
     r"(?:[ \t]+=|=(?=[ \t]*[\"'`]))(?!=)[ \t]*"  # `T = v` or `T="v"`: YAML `k: Ab_=x` is a value
 )
+_MARKERS = ("[redacted:", "<REDACTED:")
 _NAME_VALUE = _rx(r"\s*[\"']value[\"'][ \t]*:[ \t]*")
 _K8S_NAME = _rx(r"[ \t]*(?:-[ \t]*)?name:[ \t]*[\"']?")  # the line before a key's `value:`
 _K8S_VALUE = _rx(r"value:[ \t]*")
@@ -1325,9 +1326,11 @@ def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int
     head -= len(noun) - len(part)
     if not _noun_at_boundary(text, lowered, head, noun):
         return None
+    pos = m.end()  # the tail took the blanks after the separator
+    if text.startswith(_MARKERS, pos + (text[pos : pos + 1] in ("'", '"', "`"))):
+        return None  # already redacted (a later display pass): never a value
     key_start = _keyed_key_start(text, head)
     key_quoted = close[:1] in ('"', "'", "`")
-    pos = m.end()  # the tail took the blanks after the separator
     if sep == "?=":
         sep = "="  # Makefile: API_KEY ?= v
     elif sep[-1:] == "\n":

@@ -691,3 +691,85 @@ def test_kubernetes_env_pair_and_makefile_assignment(template: str) -> None:
 )
 def test_a_value_line_needs_its_name_line(text: str) -> None:
     assert redact_secret_shapes(text) == (text, ())
+
+
+_PIECES = st.sampled_from(
+    [
+        "password",
+        "token",
+        "cookie",
+        "Cookie: ",
+        "session=",
+        "-p ",
+        "-a ",
+        "redis-cli ",
+        "login(",
+        "auth=(",
+        '"',
+        "'",
+        ", ",
+        "identified by ",
+        "${",
+        ":-",
+        "}",
+        "name: ",
+        "\n  value: ",
+        ";",
+        "&",
+        "?=",
+        "=",
+        ": ",
+        "(",
+        ")",
+        "[",
+        "]",
+        "Xk29pq77",
+        ".",
+        " ",
+        "\n",
+        "\\n",
+        "<password>",
+        "</password>",
+        "docker login ",
+        "set ",
+        "value=",
+    ]
+)
+
+
+@given(st.lists(_PIECES, max_size=25).map("".join))
+def test_new_syntaxes_never_raise_and_converge(text: str) -> None:
+    once = redact_secret_shapes(text)
+    assert redact_secret_shapes(once.text).text == once.text
+    stored = scrub_for_storage(text, sidecar=True)
+    assert scrub_for_storage(stored.text, sidecar=False).text == stored.text
+
+
+@pytest.mark.parametrize(
+    ("template", "value"),
+    [
+        ("openssl pkcs12 -export -in c.pem -out b.p12 -passout pass:{v}\n", "Xk29pq77Lm"),
+        ("keytool -importkeystore -srckeystore a.jks -srcstorepass {v}\n", "Xk29pq77Lm"),
+        ("redis-cli -h cache -a {v} ping", "Xk29pq77Lm"),
+        ("docker login -u ci -p '{v}' ghcr.io", "Xk29pq77Lm"),
+        ("ALTER USER deploy IDENTIFIED BY '{v}';", "Xk29pq77Lm"),
+        ("SET PASSWORD FOR 'root'@'localhost' = '{v}';", "Xk29pq77Lm"),
+        ('smtp.login("alerts@example.com", "{v}")', "Xk29pq77Lm"),
+        ('auth := smtp.PlainAuth("", "me@example.com", "{v}", "smtp.example.com")', "Xk29pq77Lm"),
+        ("Set-Cookie: session={v}; Path=/; HttpOnly", "Xk29pq77Lm"),
+        ("curl -b 'theme=dark; sessionid={v}' https://x", "Xk29pq77Lm"),
+        ('psql "host=db password=${{DB_PASSWORD:-{v}}}"', "Xk29pq77Lm"),
+        ("const apiKey = process.env.BOT_TOKEN || '{v}';", "Xk29pq77Lm"),
+        ('<add key="ApiKey" value="{v}" />', "Xk29pq77Lm"),
+        ("masterauth {v}\n", "Xk29pq77Lm"),
+    ],
+)
+def test_only_the_value_is_replaced(template: str, value: str) -> None:
+    out = redact_secret_shapes(template.format(v=value)).text
+    assert out == template.format(v="[redacted:keyed-secret]")
+
+
+@pytest.mark.parametrize("text", ["password=", "token: ", "-p ", "Cookie: session=", "login("])
+def test_a_key_at_the_end_of_the_text_has_no_value(text: str) -> None:
+    assert redact_secret_shapes(text) == (text, ())
+    assert redact_secret_shapes("docker login " + text) == ("docker login " + text, ())
