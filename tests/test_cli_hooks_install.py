@@ -208,3 +208,38 @@ def test_settings_size_cap(capsys: Any, tmp_path: Path, monkeypatch: pytest.Monk
     path.write_text('{"model": "opusxxxx"}')  # 21 bytes: refused
     code, _out, err = install(capsys, "--project", "--dir", str(tmp_path))
     assert code == 2 and "larger than" in err
+
+
+def test_a_fifo_at_the_settings_path_is_refused_at_once(tmp_path: Path) -> None:
+    path = tmp_path / ".claude" / "settings.json"
+    path.parent.mkdir()
+    os.mkfifo(path)  # no writer: a blocking open would hang the command here
+    done = run_cli(
+        "hooks", "install", "--project", "--dir", str(tmp_path), "--command", PREFIX, timeout=30
+    )
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.strip().endswith("it is not a regular file; nothing written")
+    assert path.is_fifo() and not path.is_symlink()
+    assert sorted(p.name for p in path.parent.iterdir()) == ["settings.json"]
+
+
+def test_a_linked_settings_file_is_read_through_the_link(capsys: Any, tmp_path: Path) -> None:
+    real = tmp_path / "dotfiles" / "settings.json"
+    real.parent.mkdir()
+    real.write_text(json.dumps(UNRELATED))
+    path = tmp_path / ".claude" / "settings.json"
+    path.parent.mkdir()
+    path.symlink_to(real)  # a dotfile manager's link: the user's settings live there
+    code, out, _ = install(capsys, "--project", "--dir", str(tmp_path))
+    assert code == 0 and "added" in out
+    assert json.loads(path.read_text())["model"] == "opus"
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads a file whatever its mode")
+def test_an_unreadable_settings_file_is_refused_with_why(capsys: Any, tmp_path: Path) -> None:
+    path = tmp_path / ".claude" / "settings.json"
+    path.parent.mkdir()
+    path.write_text("{}")
+    path.chmod(0)
+    code, out, err = install(capsys, "--project", "--dir", str(tmp_path))
+    assert (code, out) == (2, "") and "it is unreadable: Permission denied" in err

@@ -181,3 +181,31 @@ def test_the_scan_walk_is_the_shared_walk(tmp_path: Path, capsys: Any) -> None:
         ("link.txt", "not a regular file"),
         ("pipe", "not a regular file"),
     ]
+
+
+def test_a_fifo_named_as_the_fingerprint_key_file_is_refused_at_once(
+    planted: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    fifo = tmp_path_factory.mktemp("key") / "fingerprint.key"
+    os.mkfifo(fifo)  # no writer: a blocking open would hang the command here
+    done = run_cli(
+        "scan-secrets", str(planted), env={"AGENTOPS_FINGERPRINT_KEY_FILE": str(fifo)}, timeout=30
+    )
+    assert done.returncode == 3 and "fingerprints match only within this run" in done.stderr
+    assert fifo.is_fifo() and not fifo.is_symlink()  # not replaced, not written through
+
+
+def test_the_key_file_is_read_through_a_link_and_only_when_small(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from agentops.cli import _baseline
+
+    real = tmp_path / "real.key"
+    real.write_text(KEY.hex() + "\n", encoding="ascii")
+    link = tmp_path / "link.key"
+    link.symlink_to(real)
+    monkeypatch.setenv("AGENTOPS_FINGERPRINT_KEY_FILE", str(link))
+    assert _baseline.machine_key() == (KEY, True)
+    real.write_text(KEY.hex() + " " * 4096 + "\n", encoding="ascii")  # past the 4096-byte cap
+    key, kept = _baseline.machine_key()
+    assert not kept and key != KEY

@@ -8,10 +8,13 @@ import hashlib
 import json
 import os
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from support import ROOT
 
 from agentops.cli import _sqlite_scan, main
 
@@ -204,3 +207,38 @@ def test_a_secret_shaped_table_or_column_name_is_withheld(tmp_path: Path, capsys
     assert code == 3
     assert f"{store}:<name withheld>.<name withheld>[rowid=1] aws-key" in out
     assert AWS not in out + err and GITHUB not in out + err
+
+
+# -------------------------------------------- the header probe never waits on a FIFO
+
+
+def test_a_fifo_swapped_in_for_a_database_is_refused_at_once(tmp_path: Path) -> None:
+    fifo = tmp_path / "store.db"
+    os.mkfifo(fifo)  # no writer: a blocking open would hang here (the walk saw a file)
+    done = subprocess.run(  # a fresh interpreter with a timeout: a hang fails, not stalls
+        [
+            sys.executable,
+            "-c",
+            "import sys\n"
+            "from agentops.cli import _secret_scan, _sqlite_scan\n"
+            "print(_sqlite_scan.is_sqlite(sys.argv[1]))\n"
+            "result = _secret_scan.scan_file(sys.argv[1], bytes(32))\n"
+            "print(result.swept, [skip.reason for skip in result.skipped])\n",
+            str(fifo),
+        ],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=30,
+        check=True,
+    )
+    assert done.stdout.splitlines() == ["False", "False ['not a regular file']"]
+
+
+def test_a_linked_database_is_still_recognised(tmp_path: Path) -> None:
+    link = tmp_path / "link.db"
+    link.symlink_to(make_store(tmp_path / "a.db"))  # a store named through a link is read
+    assert _sqlite_scan.is_sqlite(str(link))
+    (tmp_path / "short.db").write_bytes(b"SQLite format")  # shorter than the header
+    assert not _sqlite_scan.is_sqlite(str(tmp_path / "short.db"))
+    assert not _sqlite_scan.is_sqlite(str(tmp_path))  # a folder

@@ -8,13 +8,15 @@ import hmac
 import json
 import os
 import stat
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from support import run_cli
+from support import ROOT, run_cli
 
 from agentops.cli import _baseline, _common, _transcript, main
 
@@ -436,7 +438,7 @@ def test_file_lines_limits(tmp_path: Path) -> None:
     assert source.too_large == [2]
     assert source.size == session.stat().st_size
     missing = _transcript.FileLines(str(tmp_path / "missing.jsonl")).problem()
-    assert missing == "unreadable: No such file or directory"
+    assert missing == "unreadable: missing"  # the reason `_common.read_text_file` gives
     (tmp_path / "b.jsonl").write_bytes(b"{}\n" * 10 + b"\x00")
     assert _transcript.FileLines(str(tmp_path / "b.jsonl")).problem() == "binary"
 
@@ -472,3 +474,66 @@ def test_an_unexpected_error_skips_the_file_and_names_it(
     assert result.skipped == (_common.Skipped(str(note), "scan error: RuntimeError"),)
     code, out, err = scan(capsys, str(note))
     assert code == 4 and "skipped by kind: scan error 1" in out and AWS not in out + err
+
+
+# ------------------------------------------- a transcript is opened once, never waited on
+
+
+def in_a_fresh_interpreter(code: str, *args: str) -> str:
+    """stdout of `code` run by a fresh interpreter that must finish within 30 s: an open
+    that blocks (a FIFO with no writer) fails the test instead of hanging the suite."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-c", code, *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=30,
+        check=True,
+    )
+    return done.stdout
+
+
+def test_a_fifo_swapped_in_for_a_transcript_is_refused_at_once(tmp_path: Path) -> None:
+    fifo = tmp_path / "session.jsonl"
+    os.mkfifo(fifo)  # no writer: a blocking open would hang here (the walk saw a file)
+    shown = in_a_fresh_interpreter(
+        "import sys\n"
+        "from agentops.cli import _common, _secret_scan, _transcript\n"
+        "print(_transcript.FileLines(sys.argv[1]).problem())\n"
+        "try:\n"
+        "    list(_transcript.FileLines(sys.argv[1]))\n"
+        "except _common.FileNotRead as exc:\n"
+        "    print(exc)\n"
+        "result = _secret_scan.scan_file(sys.argv[1], bytes(32))\n"
+        "print(result.swept, [skip.reason for skip in result.skipped])\n",
+        str(fifo),
+    )
+    assert shown.splitlines() == [
+        "not a regular file",
+        "not a regular file",
+        "False ['not a regular file']",
+    ]
+
+
+def test_the_transcript_probed_is_the_transcript_streamed(tmp_path: Path) -> None:
+    session = tmp_path / "s.jsonl"
+    session.write_text('{"a": 1}\n', encoding="utf-8")
+    source = _transcript.FileLines(str(session))
+    assert source.problem() is None and source.problem() is None  # asking twice is the same
+    session.unlink()  # replaced between the probe and the read
+    session.write_bytes(b"\x00 another file\n")
+    assert list(source) == [(1, '{"a": 1}')]
+
+
+def test_a_linked_transcript_named_on_the_command_line_is_followed(
+    tmp_path: Path, capsys: Any
+) -> None:
+    session = tmp_path / "real.jsonl"
+    session.write_text(record({"type": "text", "text": AWS}) + "\n", encoding="utf-8")
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(session)
+    source = _transcript.FileLines(str(link))
+    assert source.problem() is None and len(list(source)) == 1
+    code, out, _ = scan(capsys, str(link))
+    assert code == 3 and "aws-key" in out

@@ -41,10 +41,13 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any, NamedTuple
 
+from agentops.cli import _common
+
 FORMAT_VERSION = 1
 FINGERPRINT_HEX = 8
 SALT_HEX = 32  # 128 bits; a 64-digit run would itself read as a long-hex secret
 KEY_ENV = "AGENTOPS_FINGERPRINT_KEY_FILE"
+MAX_KEY_FILE_BYTES = 4096  # a key file is 65 bytes; anything far larger is not one
 
 Entry = tuple[str, str, str]  # (path, shape, fingerprint)
 
@@ -70,8 +73,6 @@ def fingerprint(key: bytes, value: str) -> str:
 
 def key_file() -> str:
     """Where the per-machine key lives (see the module docstring for the order)."""
-    from agentops.cli import _common
-
     return os.environ.get(KEY_ENV, "").strip() or _common.agentops_home("fingerprint.key")
 
 
@@ -97,11 +98,13 @@ def machine_key() -> tuple[bytes, bool]:
 
 
 def _read_key(path: str) -> bytes | None:
+    """The key kept at `path`, or None when there is none to use: read by
+    `_common.read_regular` (a link is followed; a FIFO or device is refused at once,
+    never waited on; more than `MAX_KEY_FILE_BYTES` is refused, not truncated)."""
     try:
-        with open(path, encoding="ascii") as handle:
-            text = handle.read(4096).strip()
-        key = bytes.fromhex(text)
-    except (OSError, ValueError):
+        data = _common.read_regular(path, limit=MAX_KEY_FILE_BYTES, follow_links=True)
+        key = bytes.fromhex(data.decode("ascii").strip())
+    except (_common.FileNotRead, ValueError):
         return None
     return key if len(key) >= 16 else None
 

@@ -24,6 +24,8 @@ import urllib.parse
 from collections.abc import Iterator
 from typing import NamedTuple
 
+from agentops.cli import _common
+
 MAGIC = b"SQLite format 3\x00"
 
 
@@ -48,9 +50,17 @@ class DatabaseNotOpened(Exception):
 
 
 def is_sqlite(path: str) -> bool:
-    """True when the file starts with the SQLite 3 header. Never raises."""
+    """True when the file starts with the SQLite 3 header. Never raises.
+
+    Opened by `_common.open_regular` (a link is followed): anything but a regular
+    file (a FIFO or device swapped in, a folder) is False at once, never waited on,
+    and the reader the caller falls back to says why it was skipped."""
     try:
-        with open(path, "rb") as handle:
+        fd = _common.open_regular(path, follow_links=True)
+    except _common.FileNotRead:
+        return False
+    try:
+        with os.fdopen(fd, "rb") as handle:
             return handle.read(len(MAGIC)) == MAGIC
     except OSError:
         return False

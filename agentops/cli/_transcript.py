@@ -19,9 +19,12 @@ Rules, each pinned by a test:
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, BinaryIO, NamedTuple
+
+from agentops.cli import _common
 
 TRANSCRIPT_SUFFIXES = (".jsonl", ".ndjson")
 ROOT_PATH = "$"
@@ -94,7 +97,12 @@ class FileLines:
     """A transcript file read line by line: no cap on the file (agent sessions grow
     past any whole-file cap), a cap on one line. Iterate for (number, text); then
     read `size`, `too_large` (numbers of lines skipped) and `not_utf8` (lines
-    decoded with replacement characters). `problem()` says why nothing can be read."""
+    decoded with replacement characters). `problem()` says why nothing can be read.
+
+    The file is opened once, by `_common.open_regular` (a FIFO or device swapped in
+    is refused at once, never waited on; a link named as the file is followed):
+    the descriptor `problem()` probes is the one iteration streams, so a file
+    replaced in between is not read."""
 
     def __init__(self, path: str, *, max_line_bytes: int | None = None) -> None:
         self.path = path
@@ -102,18 +110,32 @@ class FileLines:
         self.size = 0
         self.too_large: list[int] = []
         self.not_utf8 = 0
+        self._probed: BinaryIO | None = None  # opened by `problem()`, streamed by iteration
 
     def problem(self) -> str | None:
-        """ "binary" (a NUL byte in the first 8 KiB), "unreadable: ...", or None."""
+        """ "binary" (a NUL byte in the first 8 KiB), why the file could not be opened
+        ("not a regular file", "unreadable: ..."), or None."""
         try:
-            with open(self.path, "rb") as handle:
-                head = handle.read(BINARY_PROBE_BYTES)
+            handle, self._probed = self._probed or self._open(), None
+        except _common.FileNotRead as exc:
+            return exc.reason
+        try:
+            head = handle.read(BINARY_PROBE_BYTES)
+            handle.seek(0)
         except OSError as exc:
+            handle.close()
             return f"unreadable: {exc.strerror or exc}"
-        return "binary" if b"\x00" in head else None
+        if b"\x00" in head:
+            handle.close()
+            return "binary"
+        self._probed = handle
+        return None
 
     def __iter__(self) -> Iterator[tuple[int, str]]:
-        with open(self.path, "rb") as handle:
+        """The lines of the file `problem()` probed; without a probe, the file is opened
+        here (FileNotRead, at once, when it cannot be)."""
+        handle, self._probed = self._probed or self._open(), None
+        with handle:
             number = 0
             while True:
                 raw = handle.readline(self.max_line_bytes + 1)
@@ -126,6 +148,9 @@ class FileLines:
                     self.too_large.append(number)
                     continue
                 yield number, self._decode(raw.rstrip(b"\n"), first=number == 1)
+
+    def _open(self) -> BinaryIO:
+        return os.fdopen(_common.open_regular(self.path, follow_links=True), "rb")
 
     def _skip_rest(self, handle: BinaryIO) -> int:
         skipped = 0

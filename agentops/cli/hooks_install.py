@@ -159,15 +159,15 @@ def _refuse_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 def _load(path: str) -> tuple[dict[str, Any], bool]:
+    """The settings at `path` and whether the file exists: read by `_common.read_regular`
+    (a link is followed, as a dotfile manager's is meant to be; a FIFO or device is
+    refused at once, never waited on), capped at `MAX_SETTINGS_BYTES`."""
     try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_SETTINGS_BYTES + 1)
-    except FileNotFoundError:
-        return {}, False
-    except OSError as exc:
-        raise Refused(f"cannot read it ({exc.strerror or exc})") from exc
-    if len(data) > MAX_SETTINGS_BYTES:
-        raise Refused("larger than any settings file should be")
+        data = _common.read_regular(path, limit=MAX_SETTINGS_BYTES, follow_links=True)
+    except _common.FileNotRead as exc:
+        if exc.missing:
+            return {}, False
+        raise Refused(f"it is {exc}") from None
     try:
         text = data.decode("utf-8-sig")
         document = json.loads(text, object_pairs_hook=_refuse_duplicates) if text.strip() else {}
@@ -228,7 +228,7 @@ def _write(path: str, settings: dict[str, Any]) -> None:
     with contextlib.suppress(FileNotFoundError):
         mode = os.stat(path).st_mode & 0o777
     temporary = f"{path}.{os.getpid()}.agentops-tmp"
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _common.O_NOFOLLOW | _common.O_CLOEXEC
     fd = os.open(temporary, flags, mode)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
