@@ -170,7 +170,10 @@ Display:
   (`%DB_PASSWORD%` stays a variable). A secret split into two concatenated
   literals across a wrapped line (`"abc" \\` newline `"def"`) passes. In
   escaped text overlapping findings become one token, named after the first.
-  A decoded line is judged with one line of context on each side: a rule that
+  A private-key block with no END line inside a JSON line that is itself inside
+  a JSON string runs to the end of the outer string: the outer line parses, the
+  inner one loses its closing `\\"}`. A decoded line is judged with one line of
+  context on each side: a rule that
   reads further back (a public-key armor header three lines above a base64 body)
   sees less in the decoded view than in the raw text, so such a body beside an
   escape may be replaced although the raw text alone would keep it.
@@ -3338,10 +3341,16 @@ def _decode_once(text: str) -> tuple[_View, _RawEscapes] | None:
     return _View("".join(chars), starts, ends), escapes
 
 
-def _decoded_views(text: str) -> tuple[list[_View], _RawEscapes]:
-    """Up to `_MAX_DECODE_LEVELS` decoded views mapped to `text`, and the raw escapes."""
+def _decoded_views(text: str) -> tuple[list[_View], _RawEscapes, list[_RawEscapes | None]]:
+    """Up to `_MAX_DECODE_LEVELS` decoded views mapped to `text`, the raw escapes, and for
+    each view the escapes of its own text that the next view decodes (None for the last).
+
+    A finding in a view that is decoded again is fitted to that view's escapes as a raw
+    finding is to the raw ones: `KEY: \\"value\\"` once decoded reads `KEY: \"value\"`, and
+    the value must not take the backslash of the quote's escape."""
     raw = _RawEscapes([], [], [], {}, {})
     views: list[_View] = []
+    own: list[_RawEscapes | None] = []
     current = _View(text, [], [])
     for _ in range(_MAX_DECODE_LEVELS):
         decoded = _decode_once(current.text)
@@ -3351,6 +3360,7 @@ def _decoded_views(text: str) -> tuple[list[_View], _RawEscapes]:
         if views:  # compose with the previous level's map back to the raw text
             prev = current
             raw.breaks.extend(prev.starts[i] for i in escapes.breaks)
+            own[-1] = escapes
             view = _View(
                 view.text,
                 [prev.starts[i] for i in view.starts],
@@ -3359,9 +3369,61 @@ def _decoded_views(text: str) -> tuple[list[_View], _RawEscapes]:
         else:
             raw = escapes
         views.append(view)
+        own.append(None)
         current = view
     raw.breaks.sort()
-    return views, raw
+    return views, raw, own
+
+
+def _fit_through_levels(
+    spans: list[tuple[int, int, str]],
+    escapes: _RawEscapes,
+    views: list[_View],
+    own: list[_RawEscapes | None],
+) -> list[tuple[int, int, str]]:
+    """Raw spans fitted to the raw escapes, then to each decoded level's own escapes: in a
+    JSON line inside a JSON string a value must not keep the escaped backslash of the
+    twice-escaped quote `\\\\\\"` that closes it."""
+    fitted = [(*_fit_raw(a, b, escapes), shape) for a, b, shape in spans]
+    for view, level_escapes in zip(views, own, strict=True):
+        if level_escapes is None:
+            break
+        refitted = []
+        for a, b, shape in _in_view(view, fitted):
+            a, b = _fit_raw(a, b, level_escapes)
+            if a < b:
+                refitted.append((view.starts[a], view.ends[b - 1], shape))
+        fitted = refitted
+    return fitted
+
+
+def _in_view(view: _View, spans: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """Raw spans as spans of the decoded characters they wholly cover (empty ones dropped)."""
+    inner = []
+    for a, b, shape in spans:
+        i = bisect_left(view.starts, a)
+        j = bisect_right(view.ends, b)
+        if i < j:
+            inner.append((i, j, shape))
+    return inner
+
+
+def _mapped_back(
+    lo: int,
+    views: list[_View],
+    own: list[_RawEscapes | None],
+    found: list[list[tuple[int, int, str]]],
+) -> list[tuple[int, int, str]]:
+    """The views' spans, fitted to each view's own escapes, as raw spans of the text whose
+    window starts at `lo`."""
+    spans: list[tuple[int, int, str]] = []
+    for view, escapes, view_spans in zip(views, own, found, strict=True):
+        for a, b, shape in view_spans:
+            if escapes is not None:
+                a, b = _fit_raw(a, b, escapes)
+            if a < b:
+                spans.append((lo + view.starts[a], lo + view.ends[b - 1], shape))
+    return spans
 
 
 def _raw_span(view: _View, a: int, b: int) -> tuple[int, int]:
@@ -3543,15 +3605,12 @@ def _escaped_spans(text: str, passes: int) -> tuple[_Shown, list[tuple[int, int,
                 return shown, None
             found.append(_input_spans(shown.tokens))
         if any(found):
-            views, _ = _decoded_views(window)
-            for view, spans in zip(views, found, strict=True):
-                decoded.extend(
-                    (lo + view.starts[a], lo + view.ends[b - 1], shape) for a, b, shape in spans
-                )
+            views, _, own = _decoded_views(window)
+            decoded.extend(_mapped_back(lo, views, own, found))
     if not decoded and not found_raw:
         return raw, None
-    _, escapes = _decoded_views(text)
-    fitted = [(*_fit_raw(a, b, escapes), shape) for a, b, shape in found_raw]
+    views, escapes, own = _decoded_views(text)
+    fitted = _fit_through_levels(found_raw, escapes, views, own)
     united = _inside_json_strings(text, _merge_spans(fitted + decoded))
     if united == _merge_spans(found_raw):
         return raw, None
@@ -3578,15 +3637,12 @@ def _escaped_claims(text: str, claims: list[tuple[int, int, str]]) -> list[tuple
         window = text[lo:hi]
         found = [_storage_claims(view_text) for view_text in _decoded_texts(window)]
         if any(found):
-            views, _ = _decoded_views(window)
-            for view, view_claims in zip(views, found, strict=True):
-                decoded.extend(
-                    (lo + view.starts[a], lo + view.ends[b - 1], kind) for a, b, kind in view_claims
-                )
+            views, _, own = _decoded_views(window)
+            decoded.extend(_mapped_back(lo, views, own, found))
     if not claims and not decoded:
         return claims
-    _, escapes = _decoded_views(text)
-    spans = [(*_fit_raw(a, b, escapes), kind) for a, b, kind in claims]
+    views, escapes, own = _decoded_views(text)
+    spans = _fit_through_levels(claims, escapes, views, own)
     return _inside_json_strings(text, _merge_spans(spans + decoded))
 
 

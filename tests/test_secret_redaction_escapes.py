@@ -324,7 +324,7 @@ def test_truncated_key_block_stays_inside_its_string_on_any_line() -> None:
 
 def test_fit_raw_keeps_whole_escapes_at_both_ends() -> None:
     raw = "\\u0022abc\\u0022 x\\ny"
-    _, escapes = sr._decoded_views(raw)
+    _, escapes, _ = sr._decoded_views(raw)
     assert sr._fit_raw(2, 10, escapes) == (6, 9)  # starts inside the first escape
     assert sr._fit_raw(6, 12, escapes) == (6, 9)  # ends inside the closing escape
     assert sr._fit_raw(0, 15, escapes) == (6, 9)  # escaped quotes at both ends dropped
@@ -448,3 +448,47 @@ def test_a_secret_far_from_every_escape_is_still_found(boundary: str) -> None:
     else:
         out = scrub_for_storage(text, sidecar=True).text
     assert AWS_SECRET not in out and out.startswith("x = 'a\\n'\n")
+
+
+def _both_levels_parse(line: str) -> None:
+    inner = json.loads(line)["content"]
+    json.loads(inner)
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        f'    environment:\n      SECRET_KEY_BASE: "{AWS_SECRET}"\n',
+        f'val minioRootPassword = "{DB_PASSWORD}"\n',  # agentops: allow-secret
+        "\x1f" + AWS_SECRET,  # written \\u001f twice: the storage boundary once took a backslash
+        f'config = {{\n    "db_pass": "{AWS_SECRET}",\n}}\n',
+    ],
+)
+def test_a_quote_escaped_twice_keeps_its_backslashes(content: str) -> None:
+    """In a JSON line inside a JSON string the value's closing quote is `\\\\\\"`: neither
+    boundary may take the escaped backslash in front of it (the inner line would break)."""
+    line = _line(_line(content))
+    for out in (redact_secret_shapes(line).text, scrub_for_storage(line, sidecar=True).text):
+        _both_levels_parse(out)
+        assert AWS_SECRET not in out and DB_PASSWORD not in out
+
+
+_NESTED_PIECES = st.sampled_from(
+    [DB_PASSWORD, AWS_SECRET, PG_URI, "password=", "token: ", "\n", '"', "'", "\\", " ", "x", ","]
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(_NESTED_PIECES | st.text(max_size=6), max_size=12).map("".join))
+def test_a_nested_json_line_still_parses_at_both_levels(content: str) -> None:
+    line = _line(_line(content))
+    _both_levels_parse(redact_secret_shapes(line).text)
+    _both_levels_parse(scrub_for_storage(line, sidecar=True).text)
+
+
+def test_limit_a_truncated_key_block_two_levels_deep_runs_to_the_outer_string_end() -> None:
+    block = "-----BEGIN RSA PRIVATE KEY-----\n" + PRIVATE_BODY  # agentops: allow-secret
+    line = _line(_line(block))
+    shown = redact_secret_shapes(line).text
+    assert PRIVATE_BODY[:12] not in shown
+    assert json.loads(shown)["content"].endswith("[redacted:private-key]")  # the inner "} went
