@@ -275,7 +275,7 @@ def _first_places(ranking: object, position_of: dict[object, int]) -> dict[int, 
 def _kept(scores: Sequence[float], limit: int | None) -> Iterable[bool]:
     """Which candidates are returned: the `limit` best scores (equal scores go
     to first appearance, as in a stable sort), or all of them."""
-    if limit is None or limit >= len(scores):
+    if limit is None:
         return repeat(True)
     keep = [False] * len(scores)
     for place in heapq.nlargest(limit, range(len(scores)), key=scores.__getitem__):

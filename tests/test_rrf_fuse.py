@@ -601,6 +601,46 @@ def test_fr_bad_equality_skipped() -> None:
     assert by["E"].ranks == (1, None)
 
 
+class FlakyEq:
+    """Ids of one hash whose comparison cycles False, True, raise: a lookup and
+    the insert that follows it can disagree about whether the id is there."""
+
+    calls = 0
+
+    def __hash__(self) -> int:
+        return 7
+
+    def __eq__(self, other: object) -> bool:
+        FlakyEq.calls += 1
+        if FlakyEq.calls % 3 == 0:
+            raise RuntimeError("sometimes")
+        return FlakyEq.calls % 3 == 2
+
+
+def test_fr_flaky_equality_never_raises_and_ranks_stay_whole() -> None:
+    FlakyEq.calls = 0
+    rankings = [[FlakyEq() for _ in range(8)] + ["a"], [FlakyEq(), "a", FlakyEq(), FlakyEq()]]
+    res = fuse_rankings(rankings)
+    assert "a" in [f.id for f in res]
+    assert len({id(f.id) for f in res}) == len(res)
+    for column in range(2):
+        ranks = sorted(r for f in res if (r := f.ranks[column]) is not None)
+        assert ranks == list(range(1, len(ranks) + 1))  # no rank twice, none skipped
+    for f in res:
+        assert f.score == math.fsum(1 / (RRF_K + r) for r in f.ranks if r is not None)
+
+
+def test_fr_limit_cut_inside_a_tie_keeps_first_appearance() -> None:
+    # a, b, c and d all score exactly 1/61 + 1/62.
+    rankings = [["a", "b"], ["b", "a"], ["c", "d"], ["d", "c"]]
+    assert {f.score for f in fuse_rankings(rankings)} == {math.fsum([1 / 61, 1 / 62])}
+    assert [f.id for f in fuse_rankings(rankings, limit=1)] == ["a"]
+    assert [f.id for f in fuse_rankings(rankings, limit=3)] == ["a", "b", "c"]
+    # A better score that appears last still comes first.
+    rankings.append(["d"])
+    assert [f.id for f in fuse_rankings(rankings, limit=2)] == ["d", "a"]
+
+
 def test_fr_iteration_errors() -> None:
     def broken() -> Iterator[str]:
         yield "a"
