@@ -143,7 +143,10 @@ Display:
   `getConnection(url, "u", "v")`), a Terraform variable's `default`, a Redis
   ACL `>password` rule and a `.pgpass` line whose port is not 2 to 5 digits
   or `*` pass.
-- Vendors not in the table (New Relic `NRAK-...`, Mailchimp `...-us14`, Okta).
+- Vendor formats known only by a vendor's word pass when the word is not
+  right before the value (a bare Mailchimp `<32 hex>-us14`, a bare Okta
+  `00...` token), and a prefixed key whose body is a run of the alphabet
+  (`NRAK-ABCDEFGHIJ...`) is read as a placeholder.
 - Base64 under 40 characters, digit-free runs, and fragments cut at a snippet
   edge (`ghp_abcdefghij`).
 - Base64 inside URLs, data: payloads and digests is skipped, so a secret in a
