@@ -1349,7 +1349,8 @@ def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int
         sep = ":"
     if sep in (":", "") and not key_quoted:
         typed = _TYPED_ASSIGN.match(text, pos)  # API_KEY: &str = "v", Password { get; set; } = "v"
-        if typed is not None and (sep == ":" or text[pos] == "{"):
+        go_var = lowered.endswith(("var ", "const "), 0, key_start)  # var token string = "v"
+        if typed is not None and (sep == ":" or text[pos] == "{" or go_var):
             pos = typed.end()
             sep = "="
     sep_end = m.end("sep")

@@ -773,3 +773,33 @@ def test_only_the_value_is_replaced(template: str, value: str) -> None:
 def test_a_key_at_the_end_of_the_text_has_no_value(text: str) -> None:
     assert redact_secret_shapes(text) == (text, ())
     assert redact_secret_shapes("docker login " + text) == ("docker login " + text, ())
+
+
+@pytest.mark.parametrize(
+    ("template", "shown"),
+    [
+        ('var apiKey string = "{v}"', 'var apiKey string = "{r}"'),  # Go: a typed var
+        ('const Token string = "{v}"', 'const Token string = "{r}"'),
+        ('ds.setPassword("{v}");', 'ds.setPassword("{r}");'),
+        ("-u deploy:{v} https://x", "-u deploy:{r} https://x"),  # curl -u at the very start
+        ("Cookie: a=b;sid={v}", "Cookie: a=b;sid={r}"),  # pairs without a blank after `;`
+        ("login ok password={v}(cd9) user=bob", "login ok password={r} user=bob"),
+    ],
+)
+def test_exact_outputs_of_edges(template: str, shown: str) -> None:
+    value = "A-b3" if "(cd9)" in template else "Xk29pq" + "77Lm"
+    redacted = "[redacted:keyed-secret]"
+    text = template.format(v=value)
+    assert redact_secret_shapes(text).text == shown.format(r=redacted)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'token Foo = "Xk29pq77Lm"',  # a type after a key with no `var`: not an assignment
+        "a=password>Xk29pq77Lm</b>",  # `>` after an unquoted key that no `<` opens
+        'settoken("Xk29pq77Lm")',  # not a setter: no capital after `set`
+    ],
+)
+def test_edges_that_are_not_assignments(text: str) -> None:
+    assert redact_secret_shapes(text) == (text, ())
