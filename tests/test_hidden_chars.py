@@ -514,6 +514,19 @@ def test_flag_body_edge_tags_ok(cp: int) -> None:
     assert scan(FLAG + tags("gb") + chr(cp) + CANCEL).clean
 
 
+@pytest.mark.parametrize("separator", [chr(code) for code in range(0x21, 0x7F)])
+def test_every_printable_ascii_character_ends_a_hidden_run(separator: str) -> None:
+    # a flag's 7 exempt code points, then one ZWSP: two runs of 7 and 1, under the limit
+    text = FLAG + tags("abcdef") + CANCEL + separator + "\u200b"
+    assert [finding.index for finding in scan(text).findings] == [len(text) - 1]
+
+
+@pytest.mark.parametrize("separator", ["", " ", "\u00a0", "\x80"])
+def test_a_blank_or_control_does_not_end_a_hidden_run(separator: str) -> None:
+    text = FLAG + tags("abcdef") + CANCEL + separator + "\u200b"
+    assert len(scan(text).findings) == 8  # one run of 8: reported whole
+
+
 def test_flag_without_base_reported() -> None:
     assert len(scan(tags("gbeng") + CANCEL).findings) == 6
     assert len(scan("\U0001f3f3" + tags("gbeng") + CANCEL).findings) == 6
