@@ -209,3 +209,16 @@ def test_the_key_file_is_read_through_a_link_and_only_when_small(
     real.write_text(KEY.hex() + " " * 4096 + "\n", encoding="ascii")  # past the 4096-byte cap
     key, kept = _baseline.machine_key()
     assert not kept and key != KEY
+
+
+def test_a_kept_key_is_used_from_16_bytes_up(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from agentops.cli import _baseline
+
+    key_file = tmp_path / "fingerprint.key"
+    monkeypatch.setenv("AGENTOPS_FINGERPRINT_KEY_FILE", str(key_file))
+    key_file.write_text(KEY[:16].hex() + "\n", encoding="ascii")
+    assert _baseline.machine_key() == (KEY[:16], True)
+    key_file.write_text(KEY[:15].hex() + "\n", encoding="ascii")  # too short to trust
+    assert _baseline.machine_key()[1] is False

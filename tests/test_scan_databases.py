@@ -242,3 +242,9 @@ def test_a_linked_database_is_still_recognised(tmp_path: Path) -> None:
     (tmp_path / "short.db").write_bytes(b"SQLite format")  # shorter than the header
     assert not _sqlite_scan.is_sqlite(str(tmp_path / "short.db"))
     assert not _sqlite_scan.is_sqlite(str(tmp_path))  # a folder
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/mem"), reason="needs Linux /proc")
+def test_a_regular_file_that_fails_to_read_is_not_a_database() -> None:
+    # /proc/self/mem is a regular file whose first page is unmapped: reading it fails
+    assert not _sqlite_scan.is_sqlite("/proc/self/mem")

@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import hmac
+import io
 import json
 import os
 import stat
@@ -537,3 +539,25 @@ def test_a_linked_transcript_named_on_the_command_line_is_followed(
     assert source.problem() is None and len(list(source)) == 1
     code, out, _ = scan(capsys, str(link))
     assert code == 3 and "aws-key" in out
+
+
+def test_a_line_one_byte_over_the_cap_is_skipped_newline_and_all(tmp_path: Path) -> None:
+    session = tmp_path / "s.jsonl"
+    session.write_bytes(b"x" * 11 + b"\n" + b"[1]\n")
+    source = _transcript.FileLines(str(session), max_line_bytes=10)
+    assert list(source) == [(2, "[1]")] and source.too_large == [1]
+
+
+def test_a_read_error_while_probing_is_unreadable_and_closes_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    class FailingRead(io.BytesIO):
+        def read(self, size: int | None = -1) -> bytes:
+            raise OSError(errno.EIO, "Input/output error")
+
+    handle = FailingRead(b"{}\n")
+    monkeypatch.setattr(_transcript.FileLines, "_open", lambda self: handle)
+    assert _transcript.FileLines(str(tmp_path / "s.jsonl")).problem() == (
+        "unreadable: Input/output error"
+    )
+    assert handle.closed
