@@ -521,6 +521,7 @@ EDGES = [
     ("xoxp-" + "1234567890-" * 3 + "ab12" * 8, "[redacted:slack-token]", ("slack-token",)),
     ("xoxp-" + "1234567890-" * 3 + "#" * 16, "xoxp-" + "1234567890-" * 3 + "#" * 16, ()),
     ("xoxb-12345-abcd234", "xoxb-12345-abcd234", ()),
+    ("?t=xoxe-" + "4726837507825-" * 2 + "ab12" * 8, "?t=[redacted:slack-token]", ("slack-token",)),
     ("xoxb-" + "x" * 11 + "-" + "x" * 24, "xoxb-" + "x" * 11 + "-" + "x" * 24, ()),
     ("xoxr-" + "a1" * 6, "[redacted:slack-token]", ("slack-token",)),
     ("xoxr-" + "ab" * 6, "xoxr-" + "ab" * 6, ()),
@@ -1718,7 +1719,7 @@ _ORX = [
     ("google-oauth", r"\b(?:ya29\.|GOCSPX-)[0-9A-Za-z_-]{20,}(?:\.[0-9A-Za-z_-]+)*"),
     (
         "slack-token",
-        r"\b(?:xox[bpos](?:-[0-9]{8,})+-(?=[0-9-]*[A-Za-z])[0-9A-Za-z-]{8,}"
+        r"\b(?:xox[bpose](?:-[0-9]{8,})+-(?=[0-9-]*[A-Za-z])[0-9A-Za-z-]{8,}"
         r"|xox[ar]-(?=[0-9A-Za-z-]*[0-9])[0-9A-Za-z-]{10,}"
         r"|xapp-[0-9]-[0-9A-Z]{6,}-[0-9]{8,}-[0-9A-Za-z]{16,}"
         r"|xoxe(?:\.xox[bp])?-[0-9]-[0-9A-Za-z]{100,})",
