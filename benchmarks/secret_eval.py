@@ -17,14 +17,19 @@ Five sections, each printed with its own table:
    Cases under a documented limit (base64 inside a URL query) are counted apart.
 
 2. KEY-NAMED SECRETS. A value assigned to a credential-named key (password, client_secret,
-   api_key, DB_PASSWORD, stripeSecretKey, X-Api-Key...) in the 80-odd syntaxes of
+   api_key, DB_PASSWORD, stripeSecretKey, X-Api-Key...) in the 97 syntaxes of
    `benchmarks/secret_eval/keyed_syntaxes.txt`: dotenv and shell, Dockerfile, PowerShell,
-   YAML (block, inline, docker-compose, Kubernetes `stringData:`/`data:`, CI files), JSON
-   (pretty, minified, nested, docker config.json, notebooks), TOML/INI, .pypirc, .npmrc,
-   .netrc, .pgpass, AWS credentials, source code in ten languages, CLI flags, curl, HTTP
-   headers and cookies, ADO.NET/JDBC/ODBC connection strings. Values come from a seeded
-   generator in eight kinds (random, hex, base64, word-like passphrase, what people pick
-   like Maple2024!, punctuated, short, long), so no file holds a live-looking string.
+   Makefile, YAML (block, inline, docker-compose, Kubernetes `stringData:`/`data:`/`env:`,
+   CI files, Ansible), JSON (pretty, minified, nested, docker config.json, notebooks),
+   TOML/INI, .pypirc, .npmrc, .netrc/.authinfo, .pgpass, redis.conf, AWS credentials,
+   source code in ten languages (login and credential calls too), CLI flags and tools'
+   password flags (docker/podman/helm login, sshpass, redis-cli, sqlcmd, ldapsearch,
+   mongosh, twine, openssl, keytool), `set`/`config` commands, curl, HTTP headers and
+   cookies, SQL (CREATE/ALTER USER, IDENTIFIED BY, SET PASSWORD), XML (Spring, NuGet,
+   appSettings, Maven), ADO.NET/JDBC/ODBC connection strings, shell defaults. Values come
+   from a seeded generator in eleven kinds (random, hex, base64, word-like passphrase, what
+   people pick like Maple2024!, punctuated, short, long, UUID, non-ASCII, numeric), so no
+   file holds a live-looking string.
    Recall is also broken down by value kind and by key name.
 
 3. NEGATIVES that must come back byte-identical at display: every placeholder (changeme,
@@ -32,7 +37,9 @@ Five sections, each printed with its own table:
    (${DB_PASSWORD}, {{ .Values.password }}, %(password)s...) put into each syntax's
    templates, and the hand-written samples of `benchmarks/secret_eval/keyed_negatives.txt`
    (code references, annotations and signatures, comparisons, mentions such as
-   PASSWORD_MIN_LENGTH = 12, prose). The AWS documentation's example keys are counted apart
+   PASSWORD_MIN_LENGTH = 12, prose, and real-world look-alikes: SQL bind variables, expired
+   or analytics cookies, tool flags given a variable or a file, algorithm names). The AWS
+   documentation's example keys are counted apart
    ("docs-example"): redacting a string shaped exactly like a live key is defensible.
 
 4. ESCAPED FORMS. Key-named samples inside a JSON-lines transcript string, encoded as

@@ -803,3 +803,34 @@ def test_exact_outputs_of_edges(template: str, shown: str) -> None:
 )
 def test_edges_that_are_not_assignments(text: str) -> None:
     assert redact_secret_shapes(text) == (text, ())
+
+
+@pytest.mark.parametrize(
+    ("template", "value"),
+    [
+        ("password={v}\n", "84736251"),  # eight digits: a numeric password, not a port
+        ("password={v}\n", "a1ba1ba1b"),  # three distinct characters are not filler
+        ("password={v}\n", "abcQ7mZ2"),  # an ascending start alone is not typed filler
+        ("password={v}\n", "X7pwQ9rT2"),  # `pw` inside a random value is not a key's name
+        ('password="{v}"\n', "Qx7-key-Zp9w"),  # a quoted value holding `key` is still a value
+        ("token={v}\n", "v1.Abcdef.ghijk"),  # a digit in the first segment: not a dotted name
+        ("Server=db; Password={v}; Encrypt=1", "K91s|+Qp^Z(I8"),  # a blank after `;`
+        ("openssl enc -aes-256-cbc -k {v} -in a -out b", "Xk29pq77Lm"),
+        ("curl --user deploy:{v} https://x", "Xk29pq77Lm"),
+    ],
+)
+def test_value_checks_at_their_boundaries(template: str, value: str) -> None:
+    out = redact_secret_shapes(template.format(v=value)).text
+    assert out == template.format(v="[redacted:keyed-secret]")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "password=8473625\n",  # seven digits read as a port or a count
+        "curl --user deploy:changeme https://x",
+        "curl --user deploy:$DEPLOY_PASSWORD https://x",
+    ],
+)
+def test_value_checks_that_leave_text_alone(text: str) -> None:
+    assert redact_secret_shapes(text) == (text, ())
