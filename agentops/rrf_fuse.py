@@ -47,12 +47,13 @@ Choices
   the IEEE rounding of the true sum, instead of an ``OverflowError``.
 - One plain path, no global state touched (the garbage collector included).
   Result tuples are made last, only for the candidates returned.
-  ``python benchmarks/fuse_speed.py`` (CPU time, medians, a loaded 2-core
-  machine), beside the replaced version that switched the collector off:
-  10 rankings of 100,000 ids over 150,000 documents, all returned, about
-  0.95 s (2.0x); the same with ``limit=50`` about 0.65 s (1.3x); 10 disjoint
-  rankings, a million results, about 2.4 s (4.4x), of which building the
-  million ``FusedId`` tuples with the collector on is 0.9 s by itself.
+  ``python benchmarks/fuse_speed.py`` (CPU seconds, medians of interleaved
+  runs from the same collector state, a loaded 2-core machine), beside the
+  replaced version that switched the collector off: 10 rankings of 100,000
+  ids over 150,000 documents, all returned, about 1.0 s (2.0-2.15x); the
+  same with weights and ``limit=50``, 0.7 s (1.3x); 10 disjoint rankings, a
+  million results, 2.6 s (4.3-4.4x): building a million ``FusedId`` with the
+  collector on takes 1.0 s by itself, more than the whole replaced call.
 
 What this does not catch
 ------------------------

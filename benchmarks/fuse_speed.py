@@ -8,7 +8,9 @@ as the yardstick (the package never uses it). Both run on the same inputs, their
 outputs are checked equal first, then each case runs for both, repetition by
 repetition, so machine noise hits both alike. Times are CPU seconds of this
 process (`time.process_time`), so other work on a shared machine stretches
-them less than wall time; they are still noisy under load.
+them less than wall time; they are still noisy under load. Each call starts
+right after a full collection, untimed, so no call inherits the collector
+state another one left behind.
 
 - hybrid: 10 retrievers ranking overlapping ids drawn from a shared universe
   of 150,000 documents (the realistic hybrid-search case), everything returned,
@@ -224,7 +226,13 @@ def _pool(rng: random.Random) -> list[dict[str, object]]:
 
 
 def _cpu_seconds(call: Callable[[], object]) -> float:
-    """CPU seconds of this process for one call; the result is freed outside the timing."""
+    """CPU seconds of this process for one call; the result is freed outside the timing.
+
+    Every call starts from the same collector state: how often the collector runs
+    during a call depends on how much survived the last full collection, so
+    without the `gc.collect()` a call after one that left a million objects
+    behind would look faster than it is."""
+    gc.collect()
     start = time.process_time()
     result = call()
     spent = time.process_time() - start
