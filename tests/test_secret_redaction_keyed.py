@@ -834,3 +834,29 @@ def test_value_checks_at_their_boundaries(template: str, value: str) -> None:
 )
 def test_value_checks_that_leave_text_alone(text: str) -> None:
     assert redact_secret_shapes(text) == (text, ())
+
+
+@pytest.mark.parametrize(
+    ("template", "value"),
+    [
+        ("pwd={v}", "Xk29pq77Lm"),  # a short noun at the very start of the text
+        ("password : {v}", "hunterHunter"),  # a blank before `:` is not ` = `
+        ("password={v}", "HunterHunter"),  # unspaced `=`: a word, not a variable
+    ],
+)
+def test_key_and_separator_edges(template: str, value: str) -> None:
+    out = redact_secret_shapes(template.format(v=value)).text
+    assert out == template.format(v="[redacted:keyed-secret]")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "xpwd=Xk29pq77Lm",  # a short noun inside a longer word is not the key's noun
+        "Authorization: Bearer get_token()",  # a header built by a call
+        'token="Xk29[redacted:keyed-secret]"',  # a value already holding a marker
+        "password=token=abc12345",  # a chain of keys, not a value
+    ],
+)
+def test_key_and_separator_edges_left_alone(text: str) -> None:
+    assert redact_secret_shapes(text) == (text, ())
