@@ -535,6 +535,8 @@ class _ScannersOnly:
 
 
 @given(st.text(alphabet="[]()! .mdMD/\\:a\n\r\t", max_size=40))
+@example("[](a[b](c.md)")  # an empty title: the search resumes right after its "]"
+@example("[x] [y(a.md) [[](b.md)")
 def test_index_links_match_reference(text: str) -> None:
     expected = _ref_index_links(text)
     assert extract_index_links(text) == expected
@@ -1738,6 +1740,18 @@ def test_an_entry_that_is_all_head_is_left_alone() -> None:
     for line in ("- [Some title](some_title.md) —", "- [Some title](some_title.md) —  "):
         assert compact_index_lines(line, 21) == compact_index_lines(line, 200)
         assert compact_index_lines(line, 21).text == line
+
+
+def test_a_link_needs_a_title() -> None:
+    assert extract_index_links("[](a.md)") == ()
+    assert extract_index_links("- [](a.md) and [b](b.md)") == (mi.IndexLink("b", "b.md", 1),)
+    assert extract_index_links("[](a[b](c.md)") == (mi.IndexLink("b", "c.md", 1),)
+
+
+def test_a_cut_that_saves_no_byte_is_not_suggested() -> None:
+    line = "- [T](t.md) " + "a" * 20  # 32 bytes; cut to 30 chars it is 32 bytes again
+    assert compact_index_lines(line, 30) == compact_index_lines(line, 200)
+    assert compact_index_lines(line + "a", 30).changes  # one byte more: it saves one
 
 
 def test_compaction_only_if_shorter_in_bytes() -> None:
