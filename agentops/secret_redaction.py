@@ -365,7 +365,9 @@ _Spans = list[tuple[int, int]]
 _Finder = Callable[[str], _Spans]
 
 
-def _rx(pattern: str) -> re.Pattern[str]:
+def _ascii_re(pattern: str) -> re.Pattern[str]:
+    """A compiled pattern whose classes (`\\w`, `\\s`, `\\b`) mean ASCII only: every shape
+    here is ASCII, and Unicode classes would let a look-alike letter extend a token."""
     return re.compile(pattern, re.ASCII)
 
 
@@ -381,7 +383,7 @@ def _beside_vendor_word(word: str, value: str) -> Callable[[str], _Spans]:
     """A finder for a `value`-shaped secret assigned right after a vendor's word
     (`MAILGUN_API_KEY = "<value>"`, `"mailgun_key": "<value>"`): only the value's
     span is reported, so the key and the quotes stay."""
-    rx = _rx(
+    rx = _ascii_re(
         rf"(?i:{word})[\w.-]{{0,30}}?"  # the vendor word, then the rest of the key name
         r"[\"'`]?[ \t]*(?:=>|:=|[=:])[ \t]*[\"'`]?"  # an assignment, quotes optional
         rf"((?=[A-Za-z_=+/.|%:-]*[0-9])(?:{value}))"  # the value, which holds a digit
@@ -438,7 +440,7 @@ def _b64_has_colon(run: str, pad: str) -> bool:
     return b":" in raw
 
 
-_WORD_RE = _rx(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+_WORD_RE = _ascii_re(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
 
 
 def _word_stats(s: str) -> tuple[int, int]:
@@ -485,13 +487,13 @@ _DB_SCHEMES = frozenset(
         "amqps",
     ]
 )
-_DB_PASS_STOP = _rx(r"[\s@]")
-_DB_HOST_STOP = _rx(r"[\s\"')\]]")
+_DB_PASS_STOP = _ascii_re(r"[\s@]")
+_DB_HOST_STOP = _ascii_re(r"[\s\"')\]]")
 
 
 # "://user:" (the user part ends at its colon): where a database URI can begin. The regular
 # expression starts with a literal, so the engine jumps between "://" occurrences in C.
-_DB_AFTER = _rx(r"://[^\s:/@]*:")
+_DB_AFTER = _ascii_re(r"://[^\s:/@]*:")
 
 
 def _db_scheme_start(text: str, q: int) -> int:
@@ -546,7 +548,7 @@ def _password_is_real(p: str) -> bool:
 
 
 # "://user:password@" before a host character; the scheme before "://" is checked apart.
-_URL_AFTER = _rx(
+_URL_AFTER = _ascii_re(
     r"://([A-Za-z0-9._~%!$&'()*+,;=-]*):([A-Za-z0-9._~%!$&'()*+,;=:-]*)@"
     r"(?=[A-Za-z0-9\[])"
 )
@@ -568,9 +570,9 @@ def _find_url_creds(text: str) -> _Spans:
     return out
 
 
-_AUTH_PREFIX = _rx(r"(?i:authorization):[ \t]*((?i:basic|bearer|token))[ \t]+")
-_AUTH_CRED = _rx(r"[A-Za-z0-9._~+/-]*")
-_STD_B64 = _rx(r"[A-Za-z0-9+/]+")
+_AUTH_PREFIX = _ascii_re(r"(?i:authorization):[ \t]*((?i:basic|bearer|token))[ \t]+")
+_AUTH_CRED = _ascii_re(r"[A-Za-z0-9._~+/-]*")
+_STD_B64 = _ascii_re(r"[A-Za-z0-9+/]+")
 
 
 def _auth_prefix(text: str, lowered: str | None, pos: int) -> re.Match[str] | None:
@@ -619,7 +621,7 @@ def _find_auth_header(text: str) -> _Spans:
             pos = m.end()
 
 
-_DOCKER_AUTH = _rx(r'"auth"[ \t]*:[ \t]*"([A-Za-z0-9+/]{8,})(={0,2})"')
+_DOCKER_AUTH = _ascii_re(r'"auth"[ \t]*:[ \t]*"([A-Za-z0-9+/]{8,})(={0,2})"')
 
 
 def _find_docker_auth(text: str) -> _Spans:
@@ -636,7 +638,7 @@ def _find_docker_auth(text: str) -> _Spans:
             pos = m.start() + 1
 
 
-_JWT_STOP = _rx(r"[^A-Za-z0-9_-]")
+_JWT_STOP = _ascii_re(r"[^A-Za-z0-9_-]")
 
 
 def _find_jwt(text: str) -> _Spans:
@@ -683,7 +685,9 @@ def _jwt_tail(text: str, e1: int) -> int:
     return -1
 
 
-_TELEGRAM = _rx(r"(?:(?<=/bot)|(?<![A-Za-z0-9_]))[0-9]{5,16}:A[0-9A-Za-z_-]{34}(?![0-9A-Za-z_-])")
+_TELEGRAM = _ascii_re(
+    r"(?:(?<=/bot)|(?<![A-Za-z0-9_]))[0-9]{5,16}:A[0-9A-Za-z_-]{34}(?![0-9A-Za-z_-])"
+)
 
 
 def _find_telegram(text: str) -> _Spans:
@@ -706,7 +710,7 @@ def _find_telegram(text: str) -> _Spans:
 # The look-behind sits after the first character, so the regex engine can skip to the rare
 # characters M, N and O; a two-character look-behind cannot match at the start of the text,
 # exactly like a one-character look-behind before it.
-_DISCORD = _rx(
+_DISCORD = _ascii_re(
     r"[MNO](?<![A-Za-z0-9_.-][MNO])(?=[A-Za-z0-9_-]{0,24}[0-9])[A-Za-z0-9_-]{23,25}"
     r"\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,}"
 )
@@ -720,15 +724,15 @@ def _find_discord(text: str) -> _Spans:
 # Generic rules
 # --------------------------------------------------------------------------------------------
 
-_HEX_CAND = _rx(r"(?<![A-Za-z0-9])[0-9a-fA-F]{48,}(?![A-Za-z0-9])")
-_B64_CAND = _rx(r"(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{40,}={0,2}(?![A-Za-z0-9+/])")
-_PURE_HEX = _rx(r"[0-9a-fA-F]+")
+_HEX_CAND = _ascii_re(r"(?<![A-Za-z0-9])[0-9a-fA-F]{48,}(?![A-Za-z0-9])")
+_B64_CAND = _ascii_re(r"(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{40,}={0,2}(?![A-Za-z0-9+/])")
+_PURE_HEX = _ascii_re(r"[0-9a-fA-F]+")
 _LABEL = re.compile(
     r"(?<![A-Za-z0-9_])(?:md5|sha-?(?:1|224|256|384|512)|h1)\Z", re.ASCII | re.IGNORECASE
 )
-_URL_TERM = _rx(r"[\s\"'<>`{}]")
-_SSH_CTX = _rx(r"(?<![A-Za-z0-9])(?:ssh|ecdsa|sk)-[A-Za-z0-9@.-]{1,60}[ \t]{1,8}\Z")
-_ARMOR = _rx(r"-----(BEGIN|END) ([A-Z0-9 ]+)-----")
+_URL_TERM = _ascii_re(r"[\s\"'<>`{}]")
+_SSH_CTX = _ascii_re(r"(?<![A-Za-z0-9])(?:ssh|ecdsa|sk)-[A-Za-z0-9@.-]{1,60}[ \t]{1,8}\Z")
+_ARMOR = _ascii_re(r"-----(BEGIN|END) ([A-Z0-9 ]+)-----")
 _PUBLIC_WORDS = frozenset(("PUBLIC", "CERTIFICATE", "CRL", "SIGNATURE"))
 
 
@@ -837,7 +841,7 @@ def _hex_skipped(text: str, ctx: _Context, p: int, e: int) -> bool:
     return ctx.label_before(p)
 
 
-_HAS_DIGIT = _rx(r"[0-9]").search
+_HAS_DIGIT = _ascii_re(r"[0-9]").search
 
 
 def _b64_skipped(text: str, ctx: _Context, p: int, c: str) -> bool:
@@ -1049,7 +1053,7 @@ _COOKIE_REST = r"""["']?[ \t]*(?:[:,=]|(?=[ \t]))[ \t]*["']?"""
 # are common in text (token, secret, auth) is reached from a rarer piece inside it and a
 # look-behind; `_NOUN_PARTS` names the whole noun.
 _KEYED_NOUNS: tuple[re.Pattern[str], ...] = tuple(
-    _rx("(?x)" + literal + "(?:(?P<noun>" + rest + ")" + _KEYED_TAIL + also + ")")
+    _ascii_re("(?x)" + literal + "(?:(?P<noun>" + rest + ")" + _KEYED_TAIL + also + ")")
     for literal, rest, also in (
         ("p", r"ass(?:word|wd|phrase|in|out)?|wd|w|sk", ""),  # password... pass, pwd, pw, psk
         ("k", r"e(?:y|(?<=toke)n)", "|(?P<cookie>ie(?<=cookie)" + _COOKIE_REST + ")"),
@@ -1070,7 +1074,7 @@ _KEY_QUALIFIERS = frozenset(
 )
 _LONG_NOUNS = frozenset(("password", "passwd", "passphrase", "secret", "token", "credential"))
 _COMPOUNDS = {"pass": ("store", "key", "require"), "auth": ("master",)}  # storepass...
-_ACTION_PREFIX = _rx(
+_ACTION_PREFIX = _ascii_re(
     r"[-_$]*(?i:hash|check|verify|validate|is|has|use|uses|require|requires|reset|forgot"
     r"|show|hide|toggle|enable|disable|allow|min|max|get|generate|gen|rotate|revoke)"
     r"(?:[-_.]|(?<=[a-z])(?=[A-Z]))"
@@ -1081,8 +1085,8 @@ _HOLDS_AN_ASSIGNMENT = re.compile(
     re.ASCII | re.IGNORECASE,
 )
 _MAX_VALUE = 1024  # characters a key-named value may span; longer runs are not read
-_VALUE_END = _rx(r"[\s\"'`,;&()\[\]{}<>\\]")
-_AUTH_SCHEME = _rx(r"(?i:basic|bearer|token|digest|negotiate|apikey|key|sso-key)[ \t]+")
+_VALUE_END = _ascii_re(r"[\s\"'`,;&()\[\]{}<>\\]")
+_AUTH_SCHEME = _ascii_re(r"(?i:basic|bearer|token|digest|negotiate|apikey|key|sso-key)[ \t]+")
 _PLACEHOLDER = re.compile(
     r"""(?x)
       (?:x+|\*+|\.+|-+|_+|\#+|0+|•+)           # filler
@@ -1101,13 +1105,13 @@ _PLACEHOLDER = re.compile(
 )
 # Every fullmatch of _PLACEHOLDER is at most 11 characters, starts with a filler or bracket,
 # or holds only letters, `_`, `-` and spaces: this cheap test skips the long alternation.
-_MAYBE_PLACEHOLDER = _rx(r"(?s:.{0,11})\Z|[A-Za-z_ -]*\Z|[xX*.\-_#0•<\[(]")
-_VERSION_LIKE = _rx(r"[0-9]+(?:[.][0-9]+)+")
+_MAYBE_PLACEHOLDER = _ascii_re(r"(?s:.{0,11})\Z|[A-Za-z_ -]*\Z|[xX*.\-_#0•<\[(]")
+_VERSION_LIKE = _ascii_re(r"[0-9]+(?:[.][0-9]+)+")
 # Whole-value shapes, tried at the value's start (`.match`): a search would retry every one
 # at every position. The two shapes that may sit anywhere are plain string tests.
 _ELIDED = ("...", "\u2026")  # elided: sk-...
 _URL_MARK = "://"  # a URL or a vault reference
-_NOT_A_SECRET_VALUE = _rx(
+_NOT_A_SECRET_VALUE = _ascii_re(
     r"""(?x)
       \A(?:@@|__|%%|\#\#)[A-Za-z0-9_]+(?:@@|__|%%|\#\#)\Z   # a fixture marker @@SECRET@@
     | \A(?:/|\./|\.\./|~/)(?:[a-z0-9_.-]+/)+[A-Za-z0-9_.-]*\Z | \A[A-Za-z]:\\  # a path
@@ -1119,41 +1123,43 @@ _NOT_A_SECRET_VALUE = _rx(
         |secp|prime|ipv|http|tls|ssl|latin|cp|iso|win|x)[0-9]{1,5}(?:id|i|d|k1|r1)?\Z  # ed25519
     """
 )
-_PLACEHOLDER_PART = _rx(r"example|placeholder|change_?me|redacted|xxxx")  # on lower-cased text
+_PLACEHOLDER_PART = _ascii_re(
+    r"example|placeholder|change_?me|redacted|xxxx"
+)  # on lower-cased text
 # A reference or template, read at the start of the value.
-_REFERENCE = _rx(
+_REFERENCE = _ascii_re(
     r"\$|![A-Za-z]+(?:\s|\Z)|%\(|%[A-Za-z_][A-Za-z0-9_]*%|\{\{|\{%|\{[A-Za-z_]|#\{|<%|@\{|\[\["
 )
-_IDENT = _rx(r"[A-Za-z_][A-Za-z0-9_]*")
+_IDENT = _ascii_re(r"[A-Za-z_][A-Za-z0-9_]*")
 _NAMES_A_KEY = re.compile(
     r"(?i:password|passwd|secret|token|credential|api_?key)|(?<![a-z])key(?![a-z])|(?<=[a-z])Key",
     re.ASCII,
 )
-_BUILT_STRING = _rx(r"[\"'`][ \t]*(?:\+|\.[ \t]|%[ \t(]|\*[ \t]*[0-9])")
-_CONCATENATION = _rx(
+_BUILT_STRING = _ascii_re(r"[\"'`][ \t]*(?:\+|\.[ \t]|%[ \t(]|\*[ \t]*[0-9])")
+_CONCATENATION = _ascii_re(
     r"\A[ \t]*['\"`]?[ \t]*\+(?=[ \t'\"`]|\Z)|(?:\A|[ \t'\"`])\+[ \t]*['\"`]?[ \t]*\Z"
     r"|\A['\"`][ \t]*\."
 )
 # A format or template inside a quoted value: "X-Api-Key: {v}", "Bearer %s", "${TOKEN}"
-_TEMPLATE_INSIDE = _rx(r"\{[A-Za-z_][A-Za-z0-9_.]*\}|\$\{|\{\{|%[sdr]\b|%\([a-z_]+\)")
-_NAMES_A_CREDENTIAL = _rx(r"pass|pw|secret|token|key|cred|auth")  # read on lower-cased text
+_TEMPLATE_INSIDE = _ascii_re(r"\{[A-Za-z_][A-Za-z0-9_.]*\}|\$\{|\{\{|%[sdr]\b|%\([a-z_]+\)")
+_NAMES_A_CREDENTIAL = _ascii_re(r"pass|pw|secret|token|key|cred|auth")  # read on lower-cased text
 # Every match of _NAMES_A_KEY holds a match of this once lower-cased: a cheap test first.
-_KEY_WORD = _rx("key|pass|secret|token|credential")  # on lower-cased text
-_DOTTED = _rx(r"[A-Za-z_$][A-Za-z0-9_$]*(?:(?:\.|::|->)[A-Za-z_$][A-Za-z0-9_$]*)+")
-_TYPE_LIKE = _rx(r"(?:[A-Z][A-Za-z]*|str|string|bytes|int|bool|any|object|number)\??")
+_KEY_WORD = _ascii_re("key|pass|secret|token|credential")  # on lower-cased text
+_DOTTED = _ascii_re(r"[A-Za-z_$][A-Za-z0-9_$]*(?:(?:\.|::|->)[A-Za-z_$][A-Za-z0-9_$]*)+")
+_TYPE_LIKE = _ascii_re(r"(?:[A-Z][A-Za-z]*|str|string|bytes|int|bool|any|object|number)\??")
 # A .netrc entry starts its line, or a string that holds the file (a tool result in JSON).
 _NETRC = re.compile(r"(?:^|[\"'])[ \t]*(?:machine[ \t]|default\b)", re.ASCII | re.MULTILINE)
 # A type annotation or property accessor between a key and its `=` (TypeScript, Python,
 # Rust, Kotlin, C#): `: string =`, `: Optional[str] =`, `: &'static str =`, `{ get; set; } =`.
-_TYPED_ASSIGN = _rx(
+_TYPED_ASSIGN = _ascii_re(
     r"(?:[&*]?'?[A-Za-z_][A-Za-z0-9_.]*(?:[\[<][A-Za-z0-9_ ,.|'\[\]<>&]*[\]>])?[?]?"
     r"(?:[ \t]*\|[ \t]*[A-Za-z_][A-Za-z0-9_.]*)*|\{[ \t]*get;[^}\n]*\})"
     r"(?:[ \t]+=|=(?=[ \t]*[\"'`]))(?!=)[ \t]*"  # `T = v` or `T="v"`: YAML `k: Ab_=x` is a value
 )
 _MARKERS = ("[redacted:", "<REDACTED:")
-_NAME_VALUE = _rx(r"\s*[\"']value[\"'][ \t]*:[ \t]*")
-_K8S_NAME = _rx(r"[ \t]*(?:-[ \t]*)?name:[ \t]*[\"']?")  # the line before a key's `value:`
-_K8S_VALUE = _rx(r"value:[ \t]*")
+_NAME_VALUE = _ascii_re(r"\s*[\"']value[\"'][ \t]*:[ \t]*")
+_K8S_NAME = _ascii_re(r"[ \t]*(?:-[ \t]*)?name:[ \t]*[\"']?")  # the line before a key's `value:`
+_K8S_VALUE = _ascii_re(r"value:[ \t]*")
 
 
 def _keyed_key_start(text: str, head: int) -> int:
@@ -1468,19 +1474,19 @@ def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int
 # backslash and `< > { }` end every one. Punctuation a password holds (`( ) [ ] ; , & !`)
 # stays inside the value unless it ends it by these rules.
 _UNQUOTED_END = {
-    ";": _rx(r"[\s\"'`\\;]"),
-    "?": _rx(r"[\s\"'`\\&#<>]"),
-    "{": _rx(r"[\s\"'`\\,)\]}<>{]"),
-    "": _rx(r"[\s\"'`\\<>{}]"),
+    ";": _ascii_re(r"[\s\"'`\\;]"),
+    "?": _ascii_re(r"[\s\"'`\\&#<>]"),
+    "{": _ascii_re(r"[\s\"'`\\,)\]}<>{]"),
+    "": _ascii_re(r"[\s\"'`\\<>{}]"),
 }
 _CONTEXT_OF = {";": ";", "?": "?", "&": "?", "{": "{", "[": "{", "(": "{", ",": "{"}
 _BLANK_OR_QUOTE = frozenset(" \t\n\r\f\v\"'`\\")
 # In a line, `;k=`, `&k=` or `,k=` starts the next pair: `password=v&user=x`.
-_NEXT_PAIR = _rx(r"[;&,][ \t]?[A-Za-z_][A-Za-z0-9_-]*=")
-_PAIR_START = _rx(r"[A-Za-z_][A-Za-z0-9_-]*=")
+_NEXT_PAIR = _ascii_re(r"[;&,][ \t]?[A-Za-z_][A-Za-z0-9_-]*=")
+_PAIR_START = _ascii_re(r"[A-Za-z_][A-Za-z0-9_-]*=")
 # A call's or an index's brackets, two levels deep, on one line.
-_BRACKETS = _rx(r"\((?:[^()\n]|\([^()\n]*\))*\)|\[(?:[^\[\]\n]|\[[^\[\]\n]*\])*\]")
-_NAME_CHAIN = _rx(r"[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)*")
+_BRACKETS = _ascii_re(r"\((?:[^()\n]|\([^()\n]*\))*\)|\[(?:[^\[\]\n]|\[[^\[\]\n]*\])*\]")
+_NAME_CHAIN = _ascii_re(r"[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)*")
 
 
 def _unquoted_extent(
@@ -1577,18 +1583,18 @@ def _spaced_assignment(text: str, lowered: str, key_start: int, head_start: int,
 
 # `set`/`config` commands that take a key and its value: `dotnet user-secrets set "S:Key" v`,
 # `npm config set //host/:_authToken v`, `git config --global hub.token v`, `gh secret set K`.
-_SET_COMMAND = _rx(
+_SET_COMMAND = _ascii_re(
     r"(?:\bset|\bconfig(?:[ \t]+--(?:global|local|system|user))?)[ \t]+[\"']?[a-z0-9_.:/@-]*\Z"
 )
-_SQL_ROLE = _rx(r"\b(?:create|alter)[ \t]+(?:user|role|login)\b")  # ... WITH PASSWORD 'v'
-_SQL_FOR = _rx(r"for[ \t]+[^\s=]+[ \t]*=[ \t]*(?:password\((?=[\"']))?")  # FOR 'u'@'h' =
-_BODY_FLAG = _rx(r"(?:--body|-b)(?:[ \t]+|=)")
+_SQL_ROLE = _ascii_re(r"\b(?:create|alter)[ \t]+(?:user|role|login)\b")  # ... WITH PASSWORD 'v'
+_SQL_FOR = _ascii_re(r"for[ \t]+[^\s=]+[ \t]*=[ \t]*(?:password\((?=[\"']))?")  # FOR 'u'@'h' =
+_BODY_FLAG = _ascii_re(r"(?:--body|-b)(?:[ \t]+|=)")
 # After a key and blanks: an XML attribute's value (key="K" value="v"), or a fallback literal
 # (`process.env.TOKEN || 'v'`, `X ?? "v"`, `X or "v"`).
-_PAIRED_VALUE = _rx(r"(?i:(value)[ \t]*=[ \t]*(?=[\"']))|(?:\|\||\?\?|or\b)[ \t]*(?=[\"'`])")
+_PAIRED_VALUE = _ascii_re(r"(?i:(value)[ \t]*=[ \t]*(?=[\"']))|(?:\|\||\?\?|or\b)[ \t]*(?=[\"'`])")
 _POSITIONAL_NOUNS = frozenset(("auth", "credential", "credentials"))
 # Two string literals as the first arguments: ("user", "v"); the second is the secret.
-_TWO_LITERALS = _rx(
+_TWO_LITERALS = _ascii_re(
     r"\(?[ \t]*([\"'])([^\"'\\\n]*)\1[ \t]*,[ \t]*([\"'])([^\"'\\\n]*)\3[ \t]*[),.]"
 )
 
@@ -1609,34 +1615,36 @@ def _second_literal(text: str, at: int) -> tuple[int, int] | None:
     return m.span(4)
 
 
-_CURL_USER = _rx(r"(?:-u|--user)(?:[ \t]+|=)?([\"']?)[^\s:\"'`]*:([^\s\"'`),;]+)\1")
-_MYSQL_P = _rx(r"(?<=\s)-p(?:[ \t]*([\"'])([^\s\"']+)\1|([^\s\"'-][^\s\"']*))")
+_CURL_USER = _ascii_re(r"(?:-u|--user)(?:[ \t]+|=)?([\"']?)[^\s:\"'`]*:([^\s\"'`),;]+)\1")
+_MYSQL_P = _ascii_re(r"(?<=\s)-p(?:[ \t]*([\"'])([^\s\"']+)\1|([^\s\"'-][^\s\"']*))")
 # host:port:database:user:password, the port 2 to 5 digits or `*`; the gate is the part from
 # the port's colon on, so a clock time (`09:26:53 INFO`) does not start the line scan.
 _PGPASS = re.compile(
     r"(?:^|(?<=[\"']))[^\s:#\"']+:(?:[0-9]{2,5}|\*):[^\s:]+:[^\s:]+:([^\s\"'\\]+)(?=[\"'\\]|$)",
     re.ASCII | re.MULTILINE,
 )
-_PGPASS_GATE = _rx(r":(?:[0-9]{2,5}|\*):[^\s:]+:[^\s:]+:\S")
+_PGPASS_GATE = _ascii_re(r":(?:[0-9]{2,5}|\*):[^\s:]+:[^\s:]+:\S")
 # Every flag below holds one, after a blank, a dash (`--user` holds `-u`) or the start.
-_DASH_FLAGS = _rx(r"-[upaPwkb](?<![^\s-]-[upaPwkb])")
+_DASH_FLAGS = _ascii_re(r"-[upaPwkb](?<![^\s-]-[upaPwkb])")
 # A tool's password flag and its argument: `-p v`, `-p 'v'`, `-p"v"`.
-_TOOL_FLAG = _rx(
+_TOOL_FLAG = _ascii_re(
     r"-([paPwkb])(?:[ \t]+|(?=[\"']))(?:([\"'])([^\"'\\\n]*)\2|([^\s\"'\\-][^\s\"'\\]*))"
 )
-_TOOL_WORDS = _rx(
+_TOOL_WORDS = _ascii_re(
     r"\b(?:(sshpass|login|twine|mongo(?:sh|dump|restore|import|export)?)|(redis-cli)"
     r"|(sqlcmd|bcp|osql|zip|unzip)|(ldap[a-z]+)|(openssl)|(curl))\b"
 )
 _FLAG_GROUP = {"p": 1, "a": 2, "P": 3, "w": 4, "k": 5, "b": 6}  # the tool a flag needs
 # SQL: `IDENTIFIED [WITH plugin] BY 'v'` (MySQL, Oracle), read on lower-cased text.
-_SQL_IDENTIFIED = _rx(
+_SQL_IDENTIFIED = _ascii_re(
     r"fied(?<=identified)[ \t]+(?:with[ \t]+[a-z0-9_]+[ \t]+)?by[ \t]+(?:password[ \t]+)?"
 )
-_SQL_BARE = _rx(r"[^\s;'\"`,)\\]+")
-_COOKIE_PAIR = _rx(r"[ \t]*([^=;,\s\"'\\]+)=([^;,\s\"'\\]*)")
-_SESSION_COOKIE = _rx(r"sess|sid|auth|token|login|remember|jwt|secret|csrf|xsrf|key|pass|ident")
-_LOGIN_CALL = _rx(r"gin\((?<=login\()(?=[ \t]*[\"'])")  # smtp.login("user", "v"), from `gin(`
+_SQL_BARE = _ascii_re(r"[^\s;'\"`,)\\]+")
+_COOKIE_PAIR = _ascii_re(r"[ \t]*([^=;,\s\"'\\]+)=([^;,\s\"'\\]*)")
+_SESSION_COOKIE = _ascii_re(
+    r"sess|sid|auth|token|login|remember|jwt|secret|csrf|xsrf|key|pass|ident"
+)
+_LOGIN_CALL = _ascii_re(r"gin\((?<=login\()(?=[ \t]*[\"'])")  # smtp.login("user", "v"), from `gin(`
 
 
 def _find_keyed_special(text: str, lowered: str) -> _Spans:
@@ -1747,12 +1755,12 @@ def _session_cookies(text: str, at: int) -> _Spans:
 # Storage-only rules
 # --------------------------------------------------------------------------------------------
 
-_EMAIL = _rx(
+_EMAIL = _ascii_re(
     r"(?<![A-Za-z0-9._%+\-])[A-Za-z0-9._%+\-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*"
     r"\.[A-Za-z]{2,}"
 )
 _ENTROPY_CLASS = r"A-Za-z0-9!#$%&*+\-./:=?@\\^_|~"
-_ENTROPY_RUN = _rx("[" + _ENTROPY_CLASS + "]{" + str(ENTROPY_MIN_RUN) + ",}")
+_ENTROPY_RUN = _ascii_re("[" + _ENTROPY_CLASS + "]{" + str(ENTROPY_MIN_RUN) + ",}")
 _ENTROPY_TABLE = bytes(
     97 if re.fullmatch("[" + _ENTROPY_CLASS + "]", chr(i)) else 32 for i in range(256)
 )
@@ -2139,7 +2147,7 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
         # the prefix (sc_, ext_, scauth_, authress_) is too common a word to look for, and
         # the ".acc" marker sits at no fixed place, so the expression runs over the text
         finder=(lambda rx: lambda text: [m.span() for m in rx.finditer(text)])(
-            _rx(
+            _ascii_re(
                 r"\b(?:sc|ext|scauth|authress)_[A-Za-z0-9]{5,30}\.[A-Za-z0-9]{4,6}\.acc[_-]"
                 r"[A-Za-z0-9-]{10,32}\.[A-Za-z0-9+/_=-]{30,120}(?![A-Za-z0-9+/_=-])"
             )
@@ -2457,12 +2465,12 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
             # an indented "name: value" whose value (plain, quoted, or on the line after a
             # block indicator | or >) is base64 of 10 characters or more, not one lowercase
             # word (stringData: values are plain text, and words are placeholders)
-            _rx(
+            _ascii_re(
                 r"(?m)^[ \t]+[\w.-]+:[ \t]*(?:[|>][-+]?[ \t]*\r?\n[ \t]+)?([\"']?)"
                 r"((?=[a-z]*[A-Z0-9+/=])[A-Za-z0-9+/]{10,}={0,3})\1[ \t]*\r?$"
             ),
-            _rx(r"(?im)^[ \t]*kind:[ \t]*[\"']?secret[\"']?[ \t]*\r?$"),
-            _rx(r"(?m)^[ \t]*data:[ \t]*\r?$"),
+            _ascii_re(r"(?im)^[ \t]*kind:[ \t]*[\"']?secret[\"']?[ \t]*\r?$"),
+            _ascii_re(r"(?m)^[ \t]*data:[ \t]*\r?$"),
         ),
     ),
     # Vendor-keyword rules: credentials whose format is too plain to tell apart (32 hex,
@@ -3454,7 +3462,7 @@ def _fit_raw(a: int, b: int, escapes: _RawEscapes) -> tuple[int, int]:
     return a, b
 
 
-_JSON_STRING = _rx(r'"(?:[^"\\\n]|\\.)*"')
+_JSON_STRING = _ascii_re(r'"(?:[^"\\\n]|\\.)*"')
 
 
 def _json_strings(text: str) -> tuple[list[int], list[int]]:
@@ -3727,7 +3735,9 @@ def _post_order(root: object) -> list[dict[Any, Any] | list[Any] | tuple[Any, ..
 # Storage boundary
 # --------------------------------------------------------------------------------------------
 
-_MARKER_RE = _rx(r"<REDACTED:(" + "|".join(re.escape(k) for k in MARKER_KINDS) + r"):[0-9a-f]{5}>")
+_MARKER_RE = _ascii_re(
+    r"<REDACTED:(" + "|".join(re.escape(k) for k in MARKER_KINDS) + r"):[0-9a-f]{5}>"
+)
 
 
 def _marker_for(kind: str, value: str) -> str:
@@ -3845,18 +3855,18 @@ _NOISE_UUID = re.compile(
     r"(?:urn:uuid:)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}",
     re.ASCII | re.IGNORECASE,
 )
-_NOISE_HASH = _rx(
+_NOISE_HASH = _ascii_re(
     r"sha256-[A-Za-z0-9+/]{43}=|sha384-[A-Za-z0-9+/]{64}|sha512-[A-Za-z0-9+/]{86}=="
     r"|(?i:md5)[:=][0-9a-fA-F]{32}|(?i:sha1)[:=][0-9a-fA-F]{40}|(?i:sha224)[:=][0-9a-fA-F]{56}"
     r"|(?i:sha256)[:=][0-9a-fA-F]{64}|(?i:sha384)[:=][0-9a-fA-F]{96}"
     r"|(?i:sha512)[:=][0-9a-fA-F]{128}"
 )
-_NOISE_URL = _rx(r"(?i:https?|wss?|ftp|file)://[^\s@/?#]*(?:[/?#]\S*)?")
-_NOISE_PATH = _rx(
+_NOISE_URL = _ascii_re(r"(?i:https?|wss?|ftp|file)://[^\s@/?#]*(?:[/?#]\S*)?")
+_NOISE_PATH = _ascii_re(
     r"(?:~|\.{1,2}|[A-Za-z]:)?[/\\](?:[A-Za-z0-9._~@-]*[/\\])*[A-Za-z0-9._~@-]*"
     r"|[A-Za-z0-9._~@-]+(?:[/\\][A-Za-z0-9._~@-]+){2,}[/\\]?"
 )
-_TOKENISH = _rx(r"[A-Za-z0-9]{16,}")
+_TOKENISH = _ascii_re(r"[A-Za-z0-9]{16,}")
 
 
 def _token_like(value: str) -> bool:
@@ -3997,7 +4007,7 @@ def _compile(rule: _ShapeRule) -> _Compiled:
         display = _plain(rule.finder)
         storage = _plain(rule.storage_finder or rule.finder)
     else:
-        display = storage = _anchored(_rx(rule.pattern), rule.anchors, rule.also_needs)
+        display = storage = _anchored(_ascii_re(rule.pattern), rule.anchors, rule.also_needs)
     return _Compiled(rule.name, display, storage, frozenset(keys), rule.gate, rule.boundary)
 
 
@@ -4068,11 +4078,11 @@ def _build_prefilter(
     for rule in _RULES if with_probes else ():
         for c, around in rule.probes:
             alternatives.setdefault(c, []).append(around)  # zero-width look-arounds
-            probe = _rx(re.escape(c) + "(?:" + around + ")")
+            probe = _ascii_re(re.escape(c) + "(?:" + around + ")")
             stops.setdefault(c, []).append(_Stop(_probe_key(rule.name), "", 0, probe))
     # Each branch matches its stop character alone (the rest is looked at, not consumed), so
     # every position of the text is tried.
-    pattern = _rx(
+    pattern = _ascii_re(
         "|".join(
             re.escape(c) + "(?=" + "|".join(alts) + ")" for c, alts in sorted(alternatives.items())
         )

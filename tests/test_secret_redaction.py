@@ -938,8 +938,11 @@ def test_limit_unprefixed_hex_under_48() -> None:
 
 
 def test_limit_opaque_unprefixed() -> None:
-    for t in ("MY_SERVICE_TOK=hunter2hunter2", "Cookie: session=abc123def456ghi789"):
+    """A value under a key that names no credential, or a cookie whose name is not
+    session-like, passes; a session cookie is a positive control."""
+    for t in ("MY_SERVICE_TOK=hunter2hunter2", "Cookie: theme=Qx7vB2mK9pLw4RtZ"):
         assert redact(t) == (t, ())
+    assert redact("Cookie: session=Qx7vB2mK9pLw4RtZ").shapes == ("keyed-secret",)
 
 
 def test_limit_keyword_vendors_without_their_word_and_alphabet_bodies() -> None:
