@@ -228,20 +228,9 @@ def fuse_rankings(
     weight_of = _checked_weights(weights, len(outer))
     position_of: dict[object, int] = {}  # each candidate's place, in first-appearance order
     first_places = [_first_places(ranking, position_of) for ranking in outer]
-    count = len(position_of)
-    rank_columns: list[tuple[int | None, ...]] = []
-    term_columns: list[tuple[float, ...]] = []
-    for places, weight in zip(first_places, weight_of, strict=True):
-        ranks: list[int | None] = [None] * count
-        terms = [0.0] * count  # an absent id adds an exact 0.0: fsum is unchanged
-        for rank, place in enumerate(places, start=1):
-            ranks[place] = rank
-            terms[place] = weight / (k_value + rank)
-        # A tuple of numbers drops out of the collector's view after one pass;
-        # a list would be walked again at every full collection.
-        rank_columns.append(tuple(ranks))
-        term_columns.append(tuple(terms))
+    rank_columns, term_columns = _columns(first_places, len(position_of), weight_of, k_value)
     scores = tuple(map(_total, zip(*term_columns, strict=True)))
+    del term_columns  # no longer needed; for a million candidates it is large
     keep = _kept(scores, cut)
 
     def kept(column: Iterable[Any]) -> Iterator[Any]:
@@ -271,6 +260,27 @@ def _first_places(ranking: object, position_of: dict[object, int]) -> dict[int, 
             continue
         places.append(place)
     return dict.fromkeys(places)  # first occurrences, in order
+
+
+def _columns(
+    first_places: list[dict[int, None]], count: int, weight_of: list[float], k: float
+) -> tuple[list[tuple[int | None, ...]], list[tuple[float, ...]]]:
+    """Per ranking, two columns indexed by candidate place: its one-based rank
+    there (None if absent) and its term ``weight / (k + rank)`` (0.0 if absent,
+    which leaves a correctly rounded sum unchanged)."""
+    rank_columns: list[tuple[int | None, ...]] = []
+    term_columns: list[tuple[float, ...]] = []
+    for places, weight in zip(first_places, weight_of, strict=True):
+        ranks: list[int | None] = [None] * count
+        terms = [0.0] * count
+        for rank, place in enumerate(places, start=1):
+            ranks[place] = rank
+            terms[place] = weight / (k + rank)
+        # A tuple of numbers drops out of the collector's view after one pass;
+        # a list would be walked again at every full collection.
+        rank_columns.append(tuple(ranks))
+        term_columns.append(tuple(terms))
+    return rank_columns, term_columns
 
 
 def _kept(scores: Sequence[float], limit: int | None) -> Iterable[bool]:
