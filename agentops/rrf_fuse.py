@@ -48,12 +48,13 @@ Choices
 - One plain path, no global state touched (the garbage collector included).
   Result tuples are made last, only for the candidates returned.
   ``python benchmarks/fuse_speed.py`` (CPU seconds, medians of interleaved
-  runs from the same collector state, a loaded 2-core machine), beside the
-  replaced version that switched the collector off: 10 rankings of 100,000
-  ids over 150,000 documents, all returned, about 1.0 s (2.0-2.15x); the
-  same with weights and ``limit=50``, 0.7 s (1.3x); 10 disjoint rankings, a
-  million results, 2.6 s (4.3-4.4x): building a million ``FusedId`` with the
-  collector on takes 1.0 s by itself, more than the whole replaced call.
+  runs from the same collector state, a shared 2-core machine; ranges over
+  three runs), beside the replaced version that switched the collector off:
+  10 rankings of 100,000 ids over 150,000 documents, all returned, 0.76-1.0 s
+  (1.9-2.15x); the same with weights and ``limit=50``, 0.55-0.7 s
+  (1.2-1.3x); 10 disjoint rankings, a million results, 2.2-2.6 s (4.0-4.4x):
+  building a million ``FusedId`` with the collector on takes 0.9-1.0 s by
+  itself, more than the whole replaced call.
 
 What this does not catch
 ------------------------
