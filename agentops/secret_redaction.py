@@ -1342,6 +1342,8 @@ def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int
     if text.startswith(_MARKERS, pos + (text[pos : pos + 1] in ("'", '"', "`"))):
         return None  # already redacted (a later display pass): never a value
     key_start = _keyed_key_start(text, head)
+    if text.endswith("[redacted:", 0, key_start):
+        return None  # `[redacted:keyed-secret]=x`: a token's name is not a key
     key_quoted = close[:1] in ('"', "'", "`")
     if sep == "?=":
         sep = "="  # Makefile: API_KEY ?= v

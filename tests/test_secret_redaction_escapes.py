@@ -492,3 +492,12 @@ def test_limit_a_truncated_key_block_two_levels_deep_runs_to_the_outer_string_en
     shown = redact_secret_shapes(line).text
     assert PRIVATE_BODY[:12] not in shown
     assert json.loads(shown)["content"].endswith("[redacted:private-key]")  # the inner "} went
+
+
+def test_a_token_name_is_never_read_as_a_key() -> None:
+    """Found by the idempotence property: the first display left `...[redacted:keyed-secret]
+    =00011\\u001b`, and a second pass read the token's name as a key."""
+    line = _php(_line("password=" + AWS_SECRET + "password=00011\x1b"))
+    once = redact_secret_shapes(line).text
+    assert redact_secret_shapes(once).text == once
+    assert redact_secret_shapes("[redacted:keyed-secret]=Qx7vB2mK9pLw4RtZ").shapes == ()
