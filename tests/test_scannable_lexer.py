@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -813,3 +814,22 @@ def test_a_view_of_exactly_the_bound_is_scanned() -> None:
     assert len(text) == MAX_VIEW_CHARS
     assert judge_command([FORCE_PUSH], text).decision == "deny"
     assert judge_command([FORCE_PUSH], text + "x").decision in ("deny", "ask")
+
+
+def test_a_dollar_before_a_character_that_starts_no_expansion_is_literal() -> None:
+    assert argv_lists("echo $/tmp $. a$") == [["echo", "$/tmp", "$.", "a$"]]  # as bash prints
+
+
+def test_a_view_of_exactly_the_bound_is_judged_a_longer_one_asked() -> None:
+    head = "c=git; $c push --force "  # only the view (not the raw text) says `git`
+    padding = "x" * (MAX_VIEW_CHARS - len("git push --force "))
+    assert judge_command([FORCE_PUSH], head + padding).decision == "deny"
+    assert judge_command([FORCE_PUSH], head + padding + "x").decision == "ask"
+
+
+def test_brace_expansion_stops_at_its_bound_not_after_expanding() -> None:
+    # a generous adversarial bound: a million-word expansion is refused, not built
+    text = "echo " + "{a,b}" * 20
+    start = time.process_time()
+    assert argv_lists(text) == [["echo", "{a,b}" * 20]]
+    assert time.process_time() - start < 2.0
