@@ -3561,6 +3561,9 @@ def _has_escape(text: str) -> bool:
 
 
 _CONTEXT_LINES = 1  # lines of context a window keeps on each side of its escapes
+# Windows closer than this are scanned as one: each scan has a fixed cost of a few
+# microseconds, so text with an escape every few lines would otherwise pay it per line.
+_WINDOW_GAP = 512
 _CONTINUATIONS = ("\\\n", "\\\r\n")
 
 
@@ -3593,7 +3596,7 @@ def _escape_windows(text: str) -> list[tuple[int, int]]:
         end = line_end
         for _ in range(_CONTEXT_LINES):
             end = _line_end(text, end)
-        if windows and start <= windows[-1][1]:
+        if windows and start <= windows[-1][1] + _WINDOW_GAP:
             start = windows.pop()[0]
         windows.append((start, end))
     return windows

@@ -501,3 +501,13 @@ def test_a_token_name_is_never_read_as_a_key() -> None:
     once = redact_secret_shapes(line).text
     assert redact_secret_shapes(once).text == once
     assert redact_secret_shapes("[redacted:keyed-secret]=Qx7vB2mK9pLw4RtZ").shapes == ()
+
+
+def test_windows_closer_than_the_gap_are_one_and_far_ones_stay_apart() -> None:
+    near = "a\\n\n" + "plain\n" * 10 + "b\\n\n"
+    assert sr._escape_windows(near) == [(0, len(near))]
+    filler = "plain line\n" * (sr._WINDOW_GAP // 10)
+    far = "a\\n\n" + filler + "b\\n\n"
+    first, second = sr._escape_windows(far)
+    assert first == (0, len("a\\n\n") + len("plain line\n"))
+    assert second[1] == len(far) and second[0] > first[1] + sr._WINDOW_GAP
