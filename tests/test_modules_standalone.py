@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 import importlib
 import os
+import runpy
 import shutil
 import subprocess
 import sys
@@ -82,6 +83,14 @@ def test_names_its_public_api(name: str) -> None:
 def test_self_check_passes_in_process(name: str, capsys: pytest.CaptureFixture[str]) -> None:
     importlib.import_module(f"agentops.{name}")._self_check()
     assert capsys.readouterr().out == f"{name} {PASSED}\n"
+
+
+@pytest.mark.parametrize("name", agentops.MODULES)
+def test_importing_it_prints_nothing(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Only `python agentops/<name>.py` runs the self-check: a hook answers with at most one
+    JSON object on stdout, so an import must write nothing."""
+    runpy.run_path(str(PACKAGE / f"{name}.py"), run_name="imported_not_main")
+    assert capsys.readouterr() == ("", "")
 
 
 @pytest.mark.parametrize("name", agentops.MODULES)
