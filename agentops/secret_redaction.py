@@ -110,7 +110,8 @@ Choices
   starts inside a string ends before its closing quote, so a redacted JSON
   line still parses. Text with no backslash and no `%` takes the plain path;
   otherwise only the lines that hold an escape, with one line on each side, are
-  decoded and scanned again (the rest of the text is the same decoded or not).
+  decoded and scanned again (the rest of the text is the same decoded or not);
+  such windows less than 512 characters apart are scanned as one.
 - Speed: the call is gated by a few C-level scans of the input; rules whose
   literals are absent never run, and named rules try their own regular
   expression only where one of their literals occurs. Outputs are those of
