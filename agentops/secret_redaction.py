@@ -1907,7 +1907,7 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
         r"""(?x)\b(?:
           xox[bpose](?:-[0-9]{8,})+-(?=[0-9-]*[A-Za-z])[0-9A-Za-z-]{8,}  # bot, user, legacy
         | xox[ar]-(?=[0-9A-Za-z-]*[0-9])[0-9A-Za-z-]{10,}            # workspace, refresh
-        | xapp-[0-9]-[0-9A-Z]{6,}-[0-9]{8,}-[0-9A-Za-z]{16,}         # app-level
+        | xapp-[0-9]-[0-9A-Za-z]{6,}-[0-9]{8,}-[0-9A-Za-z]{16,}         # app-level
         | xoxe(?:\.xox[bp])?-[0-9]-[0-9A-Za-z]{100,}                # configuration, rotation
         )""",
     ),

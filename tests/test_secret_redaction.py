@@ -518,6 +518,11 @@ EDGES = [
         ("slack-token",),
     ),
     ("xapp-1-" + "A" * 10, "xapp-1-" + "A" * 10, ()),
+    (
+        "xapp-1-Ab" + "c1D2e3F4G5-1234567890123-" + "ab12" * 16,
+        "[redacted:slack-token]",
+        ("slack-token",),
+    ),
     ("xoxp-" + "1234567890-" * 3 + "ab12" * 8, "[redacted:slack-token]", ("slack-token",)),
     ("xoxp-" + "1234567890-" * 3 + "#" * 16, "xoxp-" + "1234567890-" * 3 + "#" * 16, ()),
     ("xoxb-12345-abcd234", "xoxb-12345-abcd234", ()),
@@ -1723,7 +1728,7 @@ _ORX = [
         "slack-token",
         r"\b(?:xox[bpose](?:-[0-9]{8,})+-(?=[0-9-]*[A-Za-z])[0-9A-Za-z-]{8,}"
         r"|xox[ar]-(?=[0-9A-Za-z-]*[0-9])[0-9A-Za-z-]{10,}"
-        r"|xapp-[0-9]-[0-9A-Z]{6,}-[0-9]{8,}-[0-9A-Za-z]{16,}"
+        r"|xapp-[0-9]-[0-9A-Za-z]{6,}-[0-9]{8,}-[0-9A-Za-z]{16,}"
         r"|xoxe(?:\.xox[bp])?-[0-9]-[0-9A-Za-z]{100,})",
     ),
     ("slack-webhook", r"\bhttps://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/]+"),
