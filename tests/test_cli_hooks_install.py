@@ -147,7 +147,7 @@ def test_user_scope_per_harness(capsys: Any, home: Path) -> None:
     [
         ("{not json", "not valid JSON"),
         ("[]", "not a JSON object"),
-        ('{"a": 1, "a": 2}', "appears twice"),
+        ('{"a": 1, "a": 2}', "duplicated key 'a'"),
         ('{"hooks": []}', '"hooks" is not an object'),
         ('{"hooks": {"Stop": {}}}', '"hooks.Stop" is not a list'),
         (b"\xff\xfe{}", "not valid JSON"),

@@ -149,15 +149,6 @@ def run_install(args: argparse.Namespace) -> int:
     return _common.EXIT_OK
 
 
-def _refuse_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    seen: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in seen:
-            raise Refused(f"the key {key!r} appears twice")
-        seen[key] = value
-    return seen
-
-
 def _load(path: str) -> tuple[dict[str, Any], bool]:
     """The settings at `path` and whether the file exists: read by `_common.read_regular`
     (a link is followed, as a dotfile manager's is meant to be; a FIFO or device is
@@ -170,9 +161,9 @@ def _load(path: str) -> tuple[dict[str, Any], bool]:
         raise Refused(f"it is {exc}") from None
     try:
         text = data.decode("utf-8-sig")
-        document = json.loads(text, object_pairs_hook=_refuse_duplicates) if text.strip() else {}
+        document = _common.loads_strict(text) if text.strip() else {}
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
-        raise Refused("it is not valid JSON") from exc
+        raise Refused(f"it is not valid JSON ({exc})") from exc
     if not isinstance(document, dict):
         raise Refused("it is not a JSON object")
     return document, True
