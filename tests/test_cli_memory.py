@@ -248,9 +248,8 @@ def test_memory_files_without_index_say_it_once(
     ]
 
 
-def test_symlinked_topic_file_is_named_as_a_link(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def _memory_with_a_link_outside(tmp_path: Path) -> Path:
+    """A memory folder whose index names `user_link.md`, a link to a file outside it."""
     outside = tmp_path / "outside.txt"
     outside.write_text("secret elsewhere")
     memory = write(
@@ -258,6 +257,13 @@ def test_symlinked_topic_file_is_named_as_a_link(
         {"MEMORY.md": "- [A](user_a.md)\n- [L](user_link.md)\n", "user_a.md": "fact"},
     )
     os.symlink(outside, memory / "user_link.md")
+    return memory
+
+
+def test_symlinked_topic_file_is_named_as_a_link(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    memory = _memory_with_a_link_outside(tmp_path)
     code, out, _ = cli(capsys, "lint", str(memory))
     assert code == 0, out
     assert "skipped: user_link.md: symbolic link, not followed" in out
@@ -443,13 +449,7 @@ def test_exit_codes_end_to_end(tmp_path: Path) -> None:
 def test_swapped_in_fifo_or_link_is_not_read_and_is_skipped(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    outside = tmp_path / "outside.txt"
-    outside.write_text("secret elsewhere")
-    memory = write(
-        tmp_path / "mem",
-        {"MEMORY.md": "- [A](user_a.md)\n- [L](user_link.md)\n", "user_a.md": "fact"},
-    )
-    os.symlink(outside, memory / "user_link.md")
+    memory = _memory_with_a_link_outside(tmp_path)
     os.mkfifo(memory / "user_pipe.md")  # no writer: a blocking open would hang the command
     # both were regular files when listed, and swapped in before they were opened
     monkeypatch.setattr(_common, "_entry_refusal", lambda path: (True, ""))
