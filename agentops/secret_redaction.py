@@ -3213,16 +3213,28 @@ def _display(text: str, passes: int, track: bool) -> _Shown:
     out = text
     shapes: list[str] = []
     tokens: list[_Token] = []
+    # A rule is a function of the text: one that found nothing in the text as it is now
+    # would find nothing again, so it is not asked until another rule changes the text.
+    # (Usually the last rule to change the text in a pass closes the next pass early.)
+    version = 0  # bumped on every change of `out`
+    clean_at = [-1] * len(rules)  # the version each rule last found nothing in
     for _ in range(passes):
         before = out
-        for rule in rules:
+        for i, rule in enumerate(rules):
+            if clean_at[i] == version:
+                continue
             spans = rule.display(out, present)
-            if spans:
-                token = f"[redacted:{rule.name}]"
-                if track:
-                    tokens = _track(tokens, spans, rule.name, len(token))
-                out = _replace(out, spans, token)
-                shapes.extend([rule.name] * len(spans))
+            if not spans:
+                clean_at[i] = version
+                continue
+            token = f"[redacted:{rule.name}]"
+            if track:
+                tokens = _track(tokens, spans, rule.name, len(token))
+            replaced = _replace(out, spans, token)
+            shapes.extend([rule.name] * len(spans))
+            if replaced != out:
+                out = replaced
+                version += 1
         if out == before:
             return _Shown(out, shapes, tokens, True)
     return _Shown(out, shapes, tokens, False)
