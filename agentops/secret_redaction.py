@@ -1332,19 +1332,21 @@ def _disjoint(spans: list[tuple[int, int]]) -> _Spans:
 
 
 def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int] | None:
+    # The cheap refusals come first: in text that other rules have redacted, most nouns
+    # stand before a token or inside one (`GITHUB_TOKEN=[redacted:...]`, `...:aws-key] x`).
+    pos = m.end()  # the tail took the blanks after the separator
+    if text.startswith(_MARKERS, pos + (text[pos : pos + 1] in ("'", '"', "`"))):
+        return None  # already redacted: never a value
     close, sep = m.group("close", "sep")
     head = m.start()
     part = lowered[head : m.end("noun")]
     noun = _NOUN_PARTS.get(part, part)
     head -= len(noun) - len(part)
-    if not _noun_at_boundary(text, lowered, head, noun):
-        return None
-    pos = m.end()  # the tail took the blanks after the separator
-    if text.startswith(_MARKERS, pos + (text[pos : pos + 1] in ("'", '"', "`"))):
-        return None  # already redacted (a later display pass): never a value
     key_start = _keyed_key_start(text, head)
     if text.endswith("[redacted:", 0, key_start):
         return None  # `[redacted:keyed-secret]=x`: a token's name is not a key
+    if not _noun_at_boundary(text, lowered, head, noun):
+        return None
     key_quoted = close[:1] in ('"', "'", "`")
     if sep == "?=":
         sep = "="  # Makefile: API_KEY ?= v
@@ -1449,6 +1451,8 @@ def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int
                     return None
                 a, (b, after) = rest[0], wide
             value = text[a:b]
+    if "[redacted:" in value or "<REDACTED:" in value:
+        return None  # a token another rule put there (`Bearer [redacted:...]`)
     if sep == "," and (not quoted or b - a < 8):
         return None
     if not quoted and value.startswith(("env:", "file:", "fd:", "stdin")):
@@ -1462,8 +1466,6 @@ def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int
     if _is_code(value, sep, quoted, following, spaced, bare_after_quoted_key) or _is_placeholder(
         value, noun
     ):
-        return None
-    if "[redacted:" in value or "<REDACTED:" in value:
         return None
     if not quoted and ("=" in value or ":" in value) and _HOLDS_AN_ASSIGNMENT.search(value):
         return None  # `password=token=x`: a chain of keys, not a value (and no rescans)
