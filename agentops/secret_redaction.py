@@ -4056,6 +4056,19 @@ _RUN_OFFSETS: tuple[tuple[int, tuple[str, ...]], ...] = tuple(
     (offset, tuple(lits)) for offset, lits in sorted(_BY_OFFSET.items())
 )
 _LONG_LITERALS = frozenset(lit for _, lits in _RUN_OFFSETS for lit in lits)
+# Most long literals are prefixes that end where their run starts (`ghp_`, `hf_`): such a
+# literal is found by the two characters before a run, one dictionary look-up per run.
+_ENDING_BEFORE_RUN: dict[str, tuple[str, ...]] = {}
+for _offset, _lits in _RUN_OFFSETS:
+    for _lit in _lits:
+        if _offset == len(_lit) >= 2:
+            _ENDING_BEFORE_RUN[_lit[-2:]] = (*_ENDING_BEFORE_RUN.get(_lit[-2:], ()), _lit)
+del _offset, _lits, _lit
+_OTHER_OFFSETS = tuple(
+    (offset, kept)
+    for offset, lits in _RUN_OFFSETS
+    if (kept := tuple(lit for lit in lits if not offset == len(lit) >= 2))
+)
 _SHORT_LITERALS = _LITERALS - _LONG_LITERALS - frozenset(_B64_RUN_LITERALS)
 
 # Each literal is found through its rarest character (rarest first in this ranking, measured
@@ -4174,7 +4187,10 @@ def _long_literals(text: str, classes: bytes) -> set[str]:
     n = len(classes)
     pos = classes.find(_ALNUM_RUN_30)
     while pos != -1:
-        for offset, lits in _RUN_OFFSETS:
+        for lit in _ENDING_BEFORE_RUN.get(text[max(0, pos - 2) : pos], ()):
+            if text.endswith(lit, 0, pos):
+                found.add(lit)
+        for offset, lits in _OTHER_OFFSETS:
             at = pos - offset
             if at >= 0 and text.startswith(lits, at):
                 found.update(lit for lit in lits if text.startswith(lit, at))
