@@ -4212,10 +4212,13 @@ _NOTHING = _Scan(frozenset(), False)
 def _scan(text: str) -> _Scan:
     classes = text.encode("utf-8", "surrogatepass").translate(_RUN_TABLE)
     folded = classes.translate(_B64_FOLD) if b"b" in classes else classes
-    b64run32 = b"a" * 32 in folded
+    # Every run tested below holds a base64 run of 30; most text has none, and one test
+    # then answers them all.
+    run30 = _ALNUM_RUN_30 in folded
+    b64run32 = run30 and b"a" * 32 in folded
     b64run = b64run32 and b"a" * 40 in folded
     keys = _prefilter_keys(text, _PREFILTER_SHORT, _STOPS_SHORT)
-    if _ALNUM_RUN_30 in classes:
+    if run30 and _ALNUM_RUN_30 in classes:
         if text.isascii():
             keys |= _long_literals(text, classes)
         else:
@@ -4263,9 +4266,15 @@ def _rules_on(scan: _Scan, text: str, storage: bool) -> list[_Compiled]:
     return rules if storage else [rule for rule in rules if rule.boundary == "both"]
 
 
+# The display rules of text that offers none of the rules a literal, a probe or a long run.
+_DISPLAY_ALWAYS = [rule for rule in _COMPILED if rule.gate == "always" and rule.boundary == "both"]
+
+
 def _active_rules(text: str) -> tuple[list[_Compiled], frozenset[str]]:
     """Display rules that can match `text`, decided once on the input (tokens add no literal)."""
     scan = _scan(text)
+    if scan is _NOTHING:
+        return list(_DISPLAY_ALWAYS), scan.present
     return _rules_on(scan, text, False), scan.present
 
 
