@@ -1684,14 +1684,15 @@ def _find_keyed_special(text: str, lowered: str) -> _Spans:
         for m in _PGPASS.finditer(text):
             if not _is_placeholder(m.group(1), "password") and not _REFERENCE.match(m.group(1)):
                 out.append(m.span(1))
-    for m in _SQL_IDENTIFIED.finditer(lowered):
+    # The two scans below find a word first; `in` skips text without it several times faster.
+    for m in _SQL_IDENTIFIED.finditer(lowered) if "identified" in lowered else ():
         at = m.end()
         span = _quoted_value(text, at) if text[at : at + 1] in ("'", '"') else None
         bare = _SQL_BARE.match(text, at) if span is None else None
         span = bare.span() if bare is not None else span
         if span is not None and _sql_literal_secret(text[span[0] : span[1]]):
             out.append(span)
-    for m in _LOGIN_CALL.finditer(lowered):
+    for m in _LOGIN_CALL.finditer(lowered) if "login(" in lowered else ():
         at = m.start() - 2  # where `login` starts
         if at == 0 or not (text[at - 1].isalnum() or text[at - 1] == "_"):
             span = _second_literal(text, m.end())
