@@ -147,7 +147,10 @@ Display:
 - Vendor formats known only by a vendor's word pass when the word is not
   right before the value (a bare Mailchimp `<32 hex>-us14`, a bare Okta
   `00...` token), and a prefixed key whose body is a run of the alphabet
-  (`NRAK-ABCDEFGHIJ...`) is read as a placeholder.
+  (`NRAK-ABCDEFGHIJ...`) is read as a placeholder. Most vendor words (and a
+  few prefixes, such as Square's `EAAA`) are looked for only on a line that
+  holds a 32-character base64 run, so a shorter value (a 24-character
+  Atlassian token) passes unless its own line holds one.
 - Base64 under 40 characters, digit-free runs, and fragments cut at a snippet
   edge (`ghp_abcdefghij`).
 - Base64 inside URLs, data: payloads and digests is skipped, so a secret in a
@@ -1799,8 +1802,9 @@ class _Anchor(NamedTuple):
     starts exactly `run_at` characters after the literal's start (the run's first character
     is not preceded by a letter or digit). Such literals are looked for only next to such a
     run, which benign text rarely has, so they cost nothing on ordinary text.
-    `b64_run`: instead, every match holds a run of 32 or more base64 characters (letters,
-    digits, `+`, `/`); the literal is looked for only when such a run exists.
+    `b64_run`: instead, the literal is looked for only on the lines that hold a run of 32
+    or more base64 characters (letters, digits, `+`, `/`): nothing is lost where every match
+    holds such a run; for a vendor word it is a documented limit.
     """
 
     literal: str
@@ -2487,9 +2491,12 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
     # value, which must hold a digit (words and placeholders do not) and end where its
     # alphabet ends; only the value is replaced. The word's lower and UPPER spellings are
     # the anchors. A spelling whose rarest character is not already a prefilter stop would
-    # slow every call, so it is looked for only when the text holds a 32-character base64
-    # run (b64_run): nothing is lost for values that always hold one (32 hex, 40 letters
-    # and digits); a shorter value under such a spelling is missed (a documented limit).
+    # slow every call, so it is looked for only on the lines that hold a 32-character
+    # base64 run (b64_run): nothing is lost for values that always hold one (32 hex, 40
+    # letters and digits); a shorter value under such a spelling is missed unless its own
+    # line holds one (a documented limit). Looking on those lines only, not in the whole
+    # text, keeps a line's verdict from depending on its neighbours, and keeps text with one
+    # token from paying a search of the whole text per vendor word.
     _ShapeRule(
         "adafruit-keyed",
         "Adafruit IO key beside the word adafruit",
@@ -3957,7 +3964,8 @@ def _noise_class(value: str) -> str:
 #   at each stop every literal and probe filed under that character is checked directly.
 # - A literal whose rule guarantees a long alphanumeric body (`_Anchor.run_at`) is looked
 #   for only at the start of such a run, so long-bodied vendor tokens add no cost to text
-#   without long runs; `_Anchor.b64_run` literals only when a base64 run of 32 exists.
+#   without long runs; `_Anchor.b64_run` literals only on the lines holding a base64 run
+#   of 32 (a gate, not a promise, for vendor words: see the vendor-keyword records).
 # - An anchored rule tries its regular expression only where one of its literals occurs.
 # The gate may only switch a rule OFF where it cannot match: outputs are those of running
 # every rule everywhere.
@@ -4130,16 +4138,17 @@ _PREFILTER_SHORT, _STOPS_SHORT = _build_prefilter(_SHORT_LITERALS, True)
 # For non-ASCII text, where byte classes do not line up with characters, the long literals
 # are found with a prefilter of their own.
 _PREFILTER_LONG, _STOPS_LONG = _build_prefilter(_LONG_LITERALS, False)
-# The literals gated by a base64 run, by their lower-case form: most come in a lower and an
-# UPPER spelling, and neither occurs where the lower-cased text lacks the lower form.
-# (Lower-casing maps each character on its own, so an ASCII literal in the text is, lower-
-# cased, in the lower-cased text; a literal that is not ASCII is looked for as it is.)
-_B64_BY_LOWER: dict[str, tuple[str, ...]] = {}
+# The literals gated by a base64 run are looked for on the lines that hold one, in UTF-8:
+# by their lower-case form first, since most come in a lower and an UPPER spelling and
+# neither occurs where the lower-cased line lacks the lower form (`bytes.lower` changes
+# ASCII letters only, so an ASCII literal's lower form survives it; a literal that is not
+# ASCII is looked for as it is).
+_B64_BY_LOWER: dict[bytes, tuple[tuple[str, bytes], ...]] = {}
 for _lit in _B64_RUN_LITERALS:
-    if _lit.isascii():
-        _B64_BY_LOWER[_lit.lower()] = (*_B64_BY_LOWER.get(_lit.lower(), ()), _lit)
-del _lit
-_B64_NOT_ASCII = tuple(lit for lit in _B64_RUN_LITERALS if not lit.isascii())
+    _low = _lit.encode().lower() if _lit.isascii() else b""
+    _B64_BY_LOWER[_low] = (*_B64_BY_LOWER.get(_low, ()), (_lit, _lit.encode()))
+del _lit, _low
+_B64_RUN_32 = b"a" * 32
 
 
 _SETTLE_AFTER = 16  # stops of one character read one by one before it is settled whole
@@ -4212,8 +4221,21 @@ class _Scan(NamedTuple):
 _NOTHING = _Scan(frozenset(), False)
 
 
+def _run_lines(raw: bytes, folded: bytes) -> bytes:
+    """The lines of `raw` that hold a base64 run of 32 (`folded` classes it), joined."""
+    lines: list[bytes] = []
+    pos = folded.find(_B64_RUN_32)
+    while pos != -1:
+        end = raw.find(b"\n", pos)
+        end = len(raw) if end == -1 else end
+        lines.append(raw[raw.rfind(b"\n", 0, pos) + 1 : end])
+        pos = folded.find(_B64_RUN_32, end)
+    return b"\n".join(lines)
+
+
 def _scan(text: str) -> _Scan:
-    classes = text.encode("utf-8", "surrogatepass").translate(_RUN_TABLE)
+    raw = text.encode("utf-8", "surrogatepass")
+    classes = raw.translate(_RUN_TABLE)
     folded = classes.translate(_B64_FOLD) if b"b" in classes else classes
     # Every run tested below holds a base64 run of 30; most text has none, and one test
     # then answers them all.
@@ -4227,11 +4249,11 @@ def _scan(text: str) -> _Scan:
         else:
             keys |= _prefilter_keys(text, _PREFILTER_LONG, _STOPS_LONG)
     if b64run32:
-        lowered = text.lower()
+        lines = _run_lines(raw, folded)
+        lowered = lines.lower()
         for low, spellings in _B64_BY_LOWER.items():
             if low in lowered:
-                keys.update(lit for lit in spellings if lit in text)
-        keys.update(lit for lit in _B64_NOT_ASCII if lit in text)
+                keys.update(lit for lit, encoded in spellings if encoded in lines)
     if not keys:
         return _Scan(frozenset(), True) if b64run else _NOTHING
     present: set[str] = set()
@@ -4269,16 +4291,20 @@ def _rules_on(scan: _Scan, text: str, storage: bool) -> list[_Compiled]:
     return rules if storage else [rule for rule in rules if rule.boundary == "both"]
 
 
-# The display rules of text that offers none of the rules a literal, a probe or a long run.
-_DISPLAY_ALWAYS = [rule for rule in _COMPILED if rule.gate == "always" and rule.boundary == "both"]
+# Most text offers the rules no literal, probe or long run: its display rules are the
+# always-on ones, looked up rather than rebuilt (keyed by `_ALWAYS`, which tests narrow).
+_ALWAYS_ONLY: dict[tuple[int, ...], list[_Compiled]] = {}
 
 
 def _active_rules(text: str) -> tuple[list[_Compiled], frozenset[str]]:
     """Display rules that can match `text`, decided once on the input (tokens add no literal)."""
     scan = _scan(text)
-    if scan is _NOTHING:
-        return list(_DISPLAY_ALWAYS), scan.present
-    return _rules_on(scan, text, False), scan.present
+    if scan is not _NOTHING:
+        return _rules_on(scan, text, False), scan.present
+    rules = _ALWAYS_ONLY.get(_ALWAYS)
+    if rules is None:
+        rules = _ALWAYS_ONLY[_ALWAYS] = _rules_on(scan, text, False)
+    return list(rules), scan.present
 
 
 # --------------------------------------------------------------------------------------------

@@ -333,10 +333,12 @@ def test_keyed_value_beside_its_vendor_word(name: str) -> None:
     rule = sr._VENDOR_RULES[_index(name)]
     for text, value in _keyed_forms(name):
         # which spelling of the word the text holds, and whether that anchor is looked for
-        # only beside a 32-character base64 run (a documented limit for plain values)
+        # only on a line holding a 32-character base64 run (a documented limit for plain
+        # values)
         anchor = next(a for a in rule.anchors if a.literal in text)
         got = redact_secret_shapes(text)
-        if anchor.b64_run and not _B64_RUN.search(text):
+        lines = text.splitlines()
+        if anchor.b64_run and not any(anchor.literal in x and _B64_RUN.search(x) for x in lines):
             assert name not in got.shapes, (text, got)
             continue
         assert value not in got.text, (text, got)
@@ -443,6 +445,29 @@ def test_text_without_literals_runs_no_vendor_rule() -> None:
 
 def _index(name: str) -> int:
     return [rule.name for rule in sr._VENDOR_RULES].index(name)
+
+
+def test_a_vendor_word_under_the_run_gate_is_looked_for_on_lines_holding_a_run() -> None:
+    # a 24-character Atlassian value holds no 32-character base64 run: its word is looked
+    # for only on a line that holds one, so an unrelated run on another line does not
+    # change the verdict (a documented limit), and a run on the value's own line does
+    value = token_of("{AN 24}", 3)
+    other_run = "cache " + token_of("{AN 40}", 4)
+    alone = f"ATLASSIAN_ORG_ID={value}"  # a neutral key: the key-name layer stays out
+
+    def found(text: str) -> bool:
+        return "atlassian-keyed" in redact_secret_shapes(text).shapes
+
+    assert not found(alone)
+    assert not found(f"{alone}\n{other_run}\n")
+    assert not found(f"{other_run}\n{alone}")
+    beside = f"{alone} {other_run}"
+    assert found(beside) and value not in redact_secret_shapes(beside).text
+    # lines are found by byte offsets: characters before the run that take two or more
+    # bytes in UTF-8 do not shift the line
+    assert found("caf\u00e9 \u2603 " + beside)
+    assert found(f"\u00e9\n\u2603{beside}\n\u00e9")
+    assert not found(f"\u2603{alone}\n\u00e9 {other_run}")
 
 
 def test_b64_gated_records_keep_their_promise() -> None:
