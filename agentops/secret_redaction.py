@@ -1161,6 +1161,9 @@ _TYPED_ASSIGN = _ascii_re(
     r"(?:[ \t]+=|=(?=[ \t]*[\"'`]))(?!=)[ \t]*"  # `T = v` or `T="v"`: YAML `k: Ab_=x` is a value
 )
 _MARKERS = ("[redacted:", "<REDACTED:")
+_MARKERS_MAYBE_QUOTED = tuple(
+    quote + marker for quote in ("", "'", '"', "`") for marker in _MARKERS
+)
 _NAME_VALUE = _ascii_re(r"\s*[\"']value[\"'][ \t]*:[ \t]*")
 _K8S_NAME = _ascii_re(r"[ \t]*(?:-[ \t]*)?name:[ \t]*[\"']?")  # the line before a key's `value:`
 _K8S_VALUE = _ascii_re(r"value:[ \t]*")
@@ -1338,7 +1341,7 @@ def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int
     # The cheap refusals come first: in text that other rules have redacted, most nouns
     # stand before a token or inside one (`GITHUB_TOKEN=[redacted:...]`, `...:aws-key] x`).
     pos = m.end()  # the tail took the blanks after the separator
-    if text.startswith(_MARKERS, pos + (text[pos : pos + 1] in ("'", '"', "`"))):
+    if text.startswith(_MARKERS_MAYBE_QUOTED, pos):
         return None  # already redacted: never a value
     close, sep = m.group("close", "sep")
     head = m.start()
