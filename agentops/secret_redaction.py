@@ -3964,7 +3964,8 @@ def _noise_class(value: str) -> str:
 #   "is there a run of 30 alphanumerics, or of 40 base64 characters" is a substring test.
 # - One regular expression, the prefilter, stops only at the rarest character of each
 #   literal and checks the rest of the literal around it (look-behind and look-ahead);
-#   at each stop every literal and probe filed under that character is checked directly.
+#   the group that closes the branch which held names its literal, and only the branches
+#   that could hold at the same place too are checked directly.
 # - A literal whose rule guarantees a long alphanumeric body (`_Anchor.run_at`) is looked
 #   for only at the start of such a run, so long-bodied vendor tokens add no cost to text
 #   without long runs; `_Anchor.b64_run` literals only on the lines holding a base64 run
@@ -4099,48 +4100,74 @@ def _rarest_at(lit: str) -> int:
 
 
 class _Stop(NamedTuple):
-    """What one prefilter stop character can mean: a literal around it, or a probe."""
+    """One branch of a prefilter: a literal around its stop character, or a probe."""
 
     key: str
     literal: str  # "" for a probe
     before: int  # characters of the literal before the stop character
     probe: re.Pattern[str] | None
+    # The engine names only the first branch that holds at a position: the later branches
+    # of the same character that could hold there too, checked one by one.
+    also: tuple[_Stop, ...] = ()
+
+    def holds(self, text: str, p: int) -> bool:
+        if self.probe is not None:
+            return self.probe.match(text, p) is not None
+        return p >= self.before and text.startswith(self.literal, p - self.before)
 
 
-def _build_prefilter(
-    literals: frozenset[str], with_probes: bool
-) -> tuple[re.Pattern[str], dict[str, tuple[_Stop, ...]]]:
-    alternatives: dict[str, list[str]] = {}
-    stops: dict[str, list[_Stop]] = {}
+def _may_share_a_stop(first: _Stop, later: _Stop) -> bool:
+    """`later` can hold where `first` does and is not implied by it (a literal inside
+    another is present with it)."""
+    if first.probe is not None or later.probe is not None:
+        return True
+    if later.literal in first.literal:
+        return False
+    shift = first.before - later.before  # `later` starts this far into `first`
+    return all(
+        first.literal[i + shift] == ch
+        for i, ch in enumerate(later.literal)
+        if 0 <= i + shift < len(first.literal)
+    )
+
+
+class _Prefilter(NamedTuple):
+    pattern: re.Pattern[str]
+    stops: tuple[_Stop, ...]  # by the number of the group that closes each branch
+
+
+def _build_prefilter(literals: frozenset[str], with_probes: bool) -> _Prefilter:
+    branches: dict[str, list[tuple[str, _Stop]]] = {}  # stop character -> (regex, stop)
     for lit in sorted(literals, key=lambda x: (-len(x), x)):
         k = _rarest_at(lit)
         pre, c, post = lit[:k], lit[k], lit[k + 1 :]
-        # The rest of the literal first, then the whole literal behind: an alternative that
-        # opens with a character is dropped by the engine in one comparison.
+        # The rest of the literal first, then the whole literal behind: a branch that opens
+        # with a character is dropped by the engine in one comparison.
         if post:
-            alternatives.setdefault(c, []).append(re.escape(post) + f"(?<={re.escape(lit)})")
+            around = re.escape(post) + f"(?<={re.escape(lit)})"
         else:
-            alternatives.setdefault(c, []).append(f"(?<={re.escape(pre + c)})" if pre else "")
-        stops.setdefault(c, []).append(_Stop(lit, lit, k, None))
+            around = f"(?<={re.escape(pre + c)})" if pre else ""
+        branches.setdefault(c, []).append((around, _Stop(lit, lit, k, None)))
     for rule in _RULES if with_probes else ():
-        for c, around in rule.probes:
-            alternatives.setdefault(c, []).append(around)  # zero-width look-arounds
+        for c, around in rule.probes:  # zero-width look-arounds
             probe = _ascii_re(re.escape(c) + "(?:" + around + ")")
-            stops.setdefault(c, []).append(_Stop(_probe_key(rule.name), "", 0, probe))
-    # Each branch matches its stop character alone (the rest is looked at, not consumed), so
-    # every position of the text is tried.
-    pattern = _ascii_re(
-        "|".join(
-            re.escape(c) + "(?=" + "|".join(alts) + ")" for c, alts in sorted(alternatives.items())
-        )
-    )
-    return pattern, {c: tuple(found) for c, found in stops.items()}
+            branches.setdefault(c, []).append((around, _Stop(_probe_key(rule.name), "", 0, probe)))
+    # Each character matches alone (the rest is looked at, not consumed), so every position
+    # of the text is tried; each branch ends with an empty group, whose number names it.
+    parts: list[str] = []
+    stops: list[_Stop] = [_Stop("", "", 0, None)]  # group 0 is the whole match, never a branch
+    for c, found in sorted(branches.items()):
+        parts.append(re.escape(c) + "(?=" + "|".join(around + "()" for around, _ in found) + ")")
+        for n, (_, stop) in enumerate(found):
+            also = tuple(other for _, other in found[n + 1 :] if _may_share_a_stop(stop, other))
+            stops.append(stop._replace(also=also))
+    return _Prefilter(_ascii_re("|".join(parts)), tuple(stops))
 
 
-_PREFILTER_SHORT, _STOPS_SHORT = _build_prefilter(_SHORT_LITERALS, True)
+_PREFILTER_SHORT = _build_prefilter(_SHORT_LITERALS, True)
 # For non-ASCII text, where byte classes do not line up with characters, the long literals
 # are found with a prefilter of their own.
-_PREFILTER_LONG, _STOPS_LONG = _build_prefilter(_LONG_LITERALS, False)
+_PREFILTER_LONG = _build_prefilter(_LONG_LITERALS, False)
 # The literals gated by a base64 run are looked for on the lines that hold one, in UTF-8:
 # by their lower-case form first, since most come in a lower and an UPPER spelling and
 # neither occurs where the lower-cased line lacks the lower form (`bytes.lower` changes
@@ -4154,40 +4181,16 @@ del _lit, _low
 _B64_RUN_32 = b"a" * 32
 
 
-_SETTLE_AFTER = 16  # stops of one character read one by one before it is settled whole
-
-
-def _prefilter_keys(
-    text: str, prefilter: re.Pattern[str], stops: dict[str, tuple[_Stop, ...]]
-) -> set[str]:
+def _prefilter_keys(text: str, prefilter: _Prefilter) -> set[str]:
+    """The literals that occur in `text` and the keys of the probes that fire."""
     found: set[str] = set()
-    stopped: dict[str, int] = {}  # stop character -> times it stopped the scan
-    for m in prefilter.finditer(text):
-        p = m.start()
-        c = text[p]
-        times = stopped.get(c, 0)
-        if times < 0:
-            continue  # settled: every key filed under this character is decided
-        if times == _SETTLE_AFTER:
-            # A character that stops the scan again and again (adversarial or repetitive text)
-            # is settled with one C-level scan per key: a literal is found at a stop exactly
-            # when it occurs in the text, a probe exactly when it matches somewhere.
-            for stop in stops[c]:
-                if stop.key not in found and (
-                    stop.literal in text if stop.probe is None else stop.probe.search(text)
-                ):
-                    found.add(stop.key)
-            stopped[c] = -1
-            continue
-        stopped[c] = times + 1
-        for stop in stops[c]:
-            if stop.key in found:
-                continue  # dense text repeats its literals: each is checked until found once
-            if stop.probe is None:
-                if p >= stop.before and text.startswith(stop.literal, p - stop.before):
-                    found.add(stop.key)
-            elif stop.probe.match(text, p):
-                found.add(stop.key)
+    stops = prefilter.stops
+    for m in prefilter.pattern.finditer(text):
+        stop = stops[m.lastindex or 0]  # every branch closes a group
+        found.add(stop.key)
+        for other in stop.also:
+            if other.key not in found and other.holds(text, m.start()):
+                found.add(other.key)
     return found
 
 
@@ -4245,12 +4248,12 @@ def _scan(text: str) -> _Scan:
     run30 = _ALNUM_RUN_30 in folded
     b64run32 = run30 and b"a" * 32 in folded
     b64run = b64run32 and b"a" * 40 in folded
-    keys = _prefilter_keys(text, _PREFILTER_SHORT, _STOPS_SHORT)
+    keys = _prefilter_keys(text, _PREFILTER_SHORT)
     if run30 and _ALNUM_RUN_30 in classes:
         if text.isascii():
             keys |= _long_literals(text, classes)
         else:
-            keys |= _prefilter_keys(text, _PREFILTER_LONG, _STOPS_LONG)
+            keys |= _prefilter_keys(text, _PREFILTER_LONG)
     if b64run32:
         lines = _run_lines(raw, folded)
         lowered = lines.lower()

@@ -144,12 +144,47 @@ def test_gates_are_derived_from_records() -> None:
             assert sr._COMPILED.index(compiled) in sr._GATED_BY[anchor.literal]
 
 
-def test_overlapping_literals_at_one_stop_are_all_seen() -> None:
-    # Two literals filed under the same rarest character at one position: both register.
-    stops = sr._STOPS_SHORT
-    shared = [c for c, found in stops.items() if len(found) > 1]
-    assert shared  # the table has such characters, so the check below is exercised
-    for c in shared:
-        for stop in stops[c]:
-            if stop.probe is None:
-                assert stop.literal[stop.before] == c
+def _overlaid(first: sr._Stop, later: sr._Stop) -> str:
+    """A text in which both literals sit on one stop character."""
+    at = max(first.before, later.before)
+    tail = max(len(first.literal) - first.before, len(later.literal) - later.before)
+    chars = [" "] * (at + tail)
+    for stop in (first, later):
+        chars[at - stop.before : at - stop.before + len(stop.literal)] = stop.literal
+    return "x " + "".join(chars) + " y"
+
+
+def test_literals_that_share_a_stop_are_all_seen() -> None:
+    # The engine names only the first branch that holds at a stop; every other literal or
+    # probe that holds there too must register as well.
+    prefilter = sr._PREFILTER_SHORT
+    pairs = [(s, o) for s in prefilter.stops for o in s.also if s.probe is o.probe is None]
+    assert pairs  # the table has such pairs, so the check below is exercised
+    for first, later in pairs:
+        text = _overlaid(first, later)
+        assert {first.key, later.key} <= sr._prefilter_keys(text, prefilter), text
+    # a literal and a probe on one stop: `pat.` ends what the Discord probe reads
+    text = "M" + "a" * 20 + "pat." + "bcdefg" + ".rest"
+    assert {"at.", sr._probe_key("discord-token")} <= sr._prefilter_keys(text, prefilter)
+    # literals that cannot share a position are not checked again
+    for stop in prefilter.stops:
+        for other in stop.also:
+            if stop.probe is other.probe is None:
+                assert other.literal not in stop.literal
+
+
+_PROBES = {s.key: s.probe for s in sr._PREFILTER_SHORT.stops if s.probe is not None}
+_PIECES = sorted(sr._SHORT_LITERALS) + [lit[: len(lit) // 2] for lit in sr._SHORT_LITERALS]
+
+
+@given(st.lists(st.sampled_from([*_PIECES, " ", "a", ".", "M" + "a" * 23 + ".", "authoriz"])))
+def test_the_prefilter_finds_exactly_the_literals_that_occur(pieces: list[str]) -> None:
+    # the truth is `in` for each literal and a search for each probe (a literal inside a
+    # found one is present with it: the scan adds it)
+    text = "".join(pieces)
+    truth = {lit for lit in sr._SHORT_LITERALS if lit in text}
+    truth |= {key for key, probe in _PROBES.items() if probe is not None and probe.search(text)}
+    found = sr._prefilter_keys(text, sr._PREFILTER_SHORT)
+    assert found <= truth
+    inside = {lit for key in found for lit in sr._CONTAINED.get(key, {key})}
+    assert inside & (sr._SHORT_LITERALS | _PROBES.keys()) == truth
