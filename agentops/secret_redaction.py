@@ -918,15 +918,11 @@ def _grow_right(text: str, b: int) -> int:
 
 def _candidates(text: str, hex_rule: bool) -> list[tuple[int, int]]:
     """Spans of the rule-46 or rule-47 candidates (padding included), in text order."""
-    classes = text.encode("utf-8", "surrogatepass").translate(_RUN_TABLE)
-    if hex_rule:
-        if b"a" * 48 not in classes:
-            return []
-    else:
-        if b"b" in classes:
-            classes = classes.translate(_B64_FOLD)
-        if b"a" * 40 not in classes:
-            return []
+    classes = text.encode("utf-8", "surrogatepass").translate(
+        _RUN_TABLE if hex_rule else _B64_TABLE
+    )
+    if (b"a" * 48 if hex_rule else b"a" * 40) not in classes:
+        return []
     if not text.isascii():
         return [m.span() for m in (_HEX_CAND if hex_rule else _B64_CAND).finditer(text)]
     # ASCII: byte classes line up with characters, so runs are found with C-level scans
@@ -4195,7 +4191,7 @@ def _prefilter_keys(text: str, prefilter: _Prefilter) -> set[str]:
 
 
 _RUN_TABLE = bytes(97 if chr(i) in _ALNUM else 98 if chr(i) in "+/" else 32 for i in range(256))
-_B64_FOLD = bytes(97 if i in (97, 98) else 32 for i in range(256))
+_B64_TABLE = bytes(97 if chr(i) in _B64_CHARS else 32 for i in range(256))  # base64: "a"
 _ALNUM_RUN_30 = b"a" * 30
 
 
@@ -4241,15 +4237,15 @@ def _run_lines(raw: bytes, folded: bytes) -> bytes:
 
 def _scan(text: str) -> _Scan:
     raw = text.encode("utf-8", "surrogatepass")
-    classes = raw.translate(_RUN_TABLE)
-    folded = classes.translate(_B64_FOLD) if b"b" in classes else classes
+    folded = raw.translate(_B64_TABLE)
     # Every run tested below holds a base64 run of 30; most text has none, and one test
     # then answers them all.
     run30 = _ALNUM_RUN_30 in folded
     b64run32 = run30 and b"a" * 32 in folded
     b64run = b64run32 and b"a" * 40 in folded
     keys = _prefilter_keys(text, _PREFILTER_SHORT)
-    if run30 and _ALNUM_RUN_30 in classes:
+    classes = raw.translate(_RUN_TABLE) if run30 else b""
+    if _ALNUM_RUN_30 in classes:
         if text.isascii():
             keys |= _long_literals(text, classes)
         else:
