@@ -1583,8 +1583,11 @@ def _spaced_assignment(text: str, lowered: str, key_start: int, head_start: int,
     ):
         return True
     near = max(line_start, key_start - 256)  # bounded: a long line costs one window per key
-    if _SET_COMMAND.search(lowered, near, key_start) or _SQL_ROLE.search(lowered, near, key_start):
-        return True  # `dotnet user-secrets set "S:Key" v`, `CREATE USER u WITH PASSWORD 'v'`
+    window = lowered[near:key_start]  # each search below needs one of its words in it
+    if ("set" in window or "config" in window) and _SET_COMMAND.search(lowered, near, key_start):
+        return True  # `dotnet user-secrets set "S:Key" v`, `npm config set //h/:_authToken v`
+    if ("create" in window or "alter" in window) and _SQL_ROLE.search(lowered, near, key_start):
+        return True  # `CREATE USER u WITH PASSWORD 'v'`
     return not before and lowered.startswith(("requirepass", "masterauth"), key_start)  # redis
 
 
