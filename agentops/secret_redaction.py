@@ -147,10 +147,12 @@ Display:
 - Vendor formats known only by a vendor's word pass when the word is not
   right before the value (a bare Mailchimp `<32 hex>-us14`, a bare Okta
   `00...` token), and a prefixed key whose body is a run of the alphabet
-  (`NRAK-ABCDEFGHIJ...`) is read as a placeholder. Most vendor words (and a
-  few prefixes, such as Square's `EAAA`) are looked for only on a line that
-  holds a 32-character base64 run, so a shorter value (a 24-character
-  Atlassian token) passes unless its own line holds one.
+  (`NRAK-ABCDEFGHIJ...`) is read as a placeholder. Most lower-case vendor
+  words (and a few prefixes whose body may hold `-` or `_`, such as Fly.io's
+  `fo1_`) are looked for only on a line that holds a 32-character base64
+  run, so a value without one under such a word (`atlassian_id: <24
+  characters>`) passes unless its own line holds one; UPPER spellings are
+  looked for everywhere.
 - Base64 under 40 characters, digit-free runs, and fragments cut at a snippet
   edge (`ghp_abcdefghij`).
 - Base64 inside URLs, data: payloads and digests is skipped, so a secret in a
@@ -1806,7 +1808,8 @@ class _Anchor(NamedTuple):
     run, which benign text rarely has, so they cost nothing on ordinary text.
     `b64_run`: instead, the literal is looked for only on the lines that hold a run of 32
     or more base64 characters (letters, digits, `+`, `/`): nothing is lost where every match
-    holds such a run; for a vendor word it is a documented limit.
+    holds such a run; for a vendor word it is a documented limit. (A literal holding an
+    upper-case letter or digit at which the prefilter stops anyway is looked for everywhere.)
     """
 
     literal: str
@@ -2498,7 +2501,9 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
     # letters and digits); a shorter value under such a spelling is missed unless its own
     # line holds one (a documented limit). Looking on those lines only, not in the whole
     # text, keeps a line's verdict from depending on its neighbours, and keeps text with one
-    # token from paying a search of the whole text per vendor word.
+    # token from paying a search of the whole text per vendor word. An UPPER spelling holds
+    # a letter the prefilter stops at anyway (`_SHARED_STOP_LITERALS`): it is looked for
+    # everywhere, and the limit is the lower-case spelling's alone.
     _ShapeRule(
         "adafruit-keyed",
         "Adafruit IO key beside the word adafruit",
@@ -4094,8 +4099,20 @@ _RARITY = (
 )
 
 
-def _rarest_at(lit: str) -> int:
-    return min(range(len(lit)), key=lambda i: (_RARITY.find(lit[i]) % 1000, i))
+def _rarest_at(lit: str, among: frozenset[str] | None = None) -> int:
+    """Where the prefilter stops for `lit`: its rarest character (of `among`, when given)."""
+    at = [i for i in range(len(lit)) if among is None or lit[i] in among]
+    return min(at, key=lambda i: (_RARITY.find(lit[i]) % 1000, i))
+
+
+# A base64-gated literal that holds an upper-case letter or a digit at which the prefilter
+# stops anyway, for another literal (`TRAVIS` holds `R`, a stop of `NRII-`), is found at that
+# character like any short literal: those characters are rare in text, so it costs next to
+# nothing, and the vendor word is then found whatever its line holds.
+_RARE_STOPS = frozenset(
+    c for c in (lit[_rarest_at(lit)] for lit in _SHORT_LITERALS) if c.isupper() or c.isdigit()
+)
+_SHARED_STOP_LITERALS = frozenset(lit for lit in _B64_RUN_LITERALS if _RARE_STOPS.intersection(lit))
 
 
 class _Stop(NamedTuple):
@@ -4138,7 +4155,7 @@ class _Prefilter(NamedTuple):
 def _build_prefilter(literals: frozenset[str], with_probes: bool) -> _Prefilter:
     branches: dict[str, list[tuple[str, _Stop]]] = {}  # stop character -> (regex, stop)
     for lit in sorted(literals, key=lambda x: (-len(x), x)):
-        k = _rarest_at(lit)
+        k = _rarest_at(lit, _RARE_STOPS if lit in _SHARED_STOP_LITERALS else None)
         pre, c, post = lit[:k], lit[k], lit[k + 1 :]
         # The rest of the literal first, then the whole literal behind: a branch that opens
         # with a character is dropped by the engine in one comparison.
@@ -4163,7 +4180,7 @@ def _build_prefilter(literals: frozenset[str], with_probes: bool) -> _Prefilter:
     return _Prefilter(_ascii_re("|".join(parts)), tuple(stops))
 
 
-_PREFILTER_SHORT = _build_prefilter(_SHORT_LITERALS, True)
+_PREFILTER_SHORT = _build_prefilter(_SHORT_LITERALS | _SHARED_STOP_LITERALS, True)
 # For non-ASCII text, where byte classes do not line up with characters, the long literals
 # are found with a prefilter of their own.
 _PREFILTER_LONG = _build_prefilter(_LONG_LITERALS, False)
@@ -4173,7 +4190,7 @@ _PREFILTER_LONG = _build_prefilter(_LONG_LITERALS, False)
 # ASCII letters only, so an ASCII literal's lower form survives it; a literal that is not
 # ASCII is looked for as it is).
 _B64_BY_LOWER: dict[bytes, tuple[tuple[str, bytes], ...]] = {}
-for _lit in _B64_RUN_LITERALS:
+for _lit in sorted(frozenset(_B64_RUN_LITERALS) - _SHARED_STOP_LITERALS):
     _low = _lit.encode().lower() if _lit.isascii() else b""
     _B64_BY_LOWER[_low] = (*_B64_BY_LOWER.get(_low, ()), (_lit, _lit.encode()))
 del _lit, _low

@@ -173,6 +173,21 @@ def test_literals_that_share_a_stop_are_all_seen() -> None:
                 assert other.literal not in stop.literal
 
 
+def test_base64_gated_literals_that_share_a_stop_add_no_stop_character() -> None:
+    # an UPPER vendor word joins the prefilter only at a character it stops at anyway
+    assert sr._SHARED_STOP_LITERALS  # such words exist, so the check is exercised
+    alone = sr._build_prefilter(sr._SHORT_LITERALS, True)
+
+    def characters(prefilter: sr._Prefilter) -> set[str]:
+        return {stop.literal[stop.before] for stop in prefilter.stops if stop.literal}
+
+    assert characters(sr._PREFILTER_SHORT) == characters(alone)
+    on_run_lines = {lit for spellings in sr._B64_BY_LOWER.values() for lit, _ in spellings}
+    for lit in sr._SHARED_STOP_LITERALS:
+        assert lit not in on_run_lines, lit
+        assert lit in sr._prefilter_keys(f"x {lit} y", sr._PREFILTER_SHORT)
+
+
 _PROBES = {s.key: s.probe for s in sr._PREFILTER_SHORT.stops if s.probe is not None}
 _PIECES = sorted(sr._SHORT_LITERALS) + [lit[: len(lit) // 2] for lit in sr._SHORT_LITERALS]
 

@@ -334,11 +334,12 @@ def test_keyed_value_beside_its_vendor_word(name: str) -> None:
     for text, value in _keyed_forms(name):
         # which spelling of the word the text holds, and whether that anchor is looked for
         # only on a line holding a 32-character base64 run (a documented limit for plain
-        # values)
+        # values; an UPPER spelling that holds a prefilter stop is looked for everywhere)
         anchor = next(a for a in rule.anchors if a.literal in text)
         got = redact_secret_shapes(text)
         lines = text.splitlines()
-        if anchor.b64_run and not any(anchor.literal in x and _B64_RUN.search(x) for x in lines):
+        gated = anchor.b64_run and anchor.literal not in sr._SHARED_STOP_LITERALS
+        if gated and not any(anchor.literal in x and _B64_RUN.search(x) for x in lines):
             assert name not in got.shapes, (text, got)
             continue
         assert value not in got.text, (text, got)
@@ -453,7 +454,7 @@ def test_a_vendor_word_under_the_run_gate_is_looked_for_on_lines_holding_a_run()
     # change the verdict (a documented limit), and a run on the value's own line does
     value = token_of("{AN 24}", 3)
     other_run = "cache " + token_of("{AN 40}", 4)
-    alone = f"ATLASSIAN_ORG_ID={value}"  # a neutral key: the key-name layer stays out
+    alone = f"atlassian_org_id={value}"  # a neutral key: the key-name layer stays out
 
     def found(text: str) -> bool:
         return "atlassian-keyed" in redact_secret_shapes(text).shapes
@@ -468,6 +469,8 @@ def test_a_vendor_word_under_the_run_gate_is_looked_for_on_lines_holding_a_run()
     assert found("caf\u00e9 \u2603 " + beside)
     assert found(f"\u00e9\n\u2603{beside}\n\u00e9")
     assert not found(f"\u2603{alone}\n\u00e9 {other_run}")
+    # the UPPER spelling holds `A`, where the prefilter stops anyway: looked for everywhere
+    assert found(alone.upper().replace(value.upper(), value))
 
 
 def test_b64_gated_records_keep_their_promise() -> None:
