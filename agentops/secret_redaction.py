@@ -4148,6 +4148,8 @@ def _may_share_a_stop(first: _Stop, later: _Stop) -> bool:
 
 
 class _Prefilter(NamedTuple):
+    """One regular expression over a set of literals and probes, and what its groups mean."""
+
     pattern: re.Pattern[str]
     stops: tuple[_Stop, ...]  # by the number of the group that closes each branch
 

@@ -471,6 +471,11 @@ def test_a_vendor_word_under_the_run_gate_is_looked_for_on_lines_holding_a_run()
     assert not found(f"\u2603{alone}\n\u00e9 {other_run}")
     # the UPPER spelling holds `A`, where the prefilter stops anyway: looked for everywhere
     assert found(alone.upper().replace(value.upper(), value))
+    # a prefix whose body may hold `-` or `_` (the limit's other example): a Fly.io token
+    # whose body breaks every base64 run passes alone and is found beside a run
+    fly = "fo1_" + "-".join(token_of("{AN 10}", seed) for seed in range(4))
+    assert len(fly) == 4 + 43 and "flyio-token" not in redact_secret_shapes(fly).shapes
+    assert "flyio-token" in redact_secret_shapes(f"{fly} {other_run}").shapes
 
 
 def test_b64_gated_records_keep_their_promise() -> None:
