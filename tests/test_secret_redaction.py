@@ -1520,6 +1520,33 @@ def test_matches_oracle_ascii(text: str) -> None:
     assert redact(text) == ORACLE(text)
 
 
+def _every_rule_every_pass(text: str, passes: int, track: bool) -> sr._Shown:
+    """The display loop as the contract states it: every active rule asked in every pass."""
+    rules, present = sr._active_rules(text)
+    out, shapes, tokens = text, [], []
+    for _ in range(passes):
+        before = out
+        for rule in rules:
+            spans = rule.display(out, present)
+            if spans:
+                token = f"[redacted:{rule.name}]"
+                if track:
+                    tokens = sr._track(tokens, spans, rule.name, len(token))
+                out = sr._replace(out, spans, token)
+                shapes.extend([rule.name] * len(spans))
+        if out == before:
+            return sr._Shown(out, shapes, tokens, True)
+    return sr._Shown(out, shapes, tokens, False)
+
+
+@given(st.one_of(texts, st.just("postgres://" + AWS + "@db.example")), st.integers(1, 4))
+def test_a_rule_is_asked_again_only_after_the_text_changed(text: str, passes: int) -> None:
+    # the display loop skips a rule that found nothing in the text as it still is: its
+    # outputs are those of asking every rule in every pass, tokens and convergence included
+    for track in (False, True):
+        assert sr._display(text, passes, track) == _every_rule_every_pass(text, passes, track)
+
+
 @given(texts)
 def test_find_invariants(text: str) -> None:
     _check_find(text)
