@@ -154,6 +154,14 @@ def _overlaid(first: sr._Stop, later: sr._Stop) -> str:
     return "x " + "".join(chars) + " y"
 
 
+def test_every_prefilter_group_names_one_branch() -> None:
+    # `lastindex` names the branch that held: a capturing group inside a probe or a literal
+    # would shift the numbers, so the pattern holds exactly one group per branch
+    for prefilter in (sr._PREFILTER_SHORT, sr._PREFILTER_LONG):
+        assert prefilter.pattern.groups == len(prefilter.stops) - 1
+        assert prefilter.stops[0].key == ""  # group 0 is the whole match, never a branch
+
+
 def test_literals_that_share_a_stop_are_all_seen() -> None:
     # The engine names only the first branch that holds at a stop; every other literal or
     # probe that holds there too must register as well.
