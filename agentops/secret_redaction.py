@@ -4214,14 +4214,14 @@ def _prefilter_keys(text: str, prefilter: _Prefilter) -> set[str]:
 
 _RUN_TABLE = bytes(97 if chr(i) in _ALNUM else 98 if chr(i) in "+/" else 32 for i in range(256))
 _B64_TABLE = bytes(97 if chr(i) in _B64_CHARS else 32 for i in range(256))  # base64: "a"
-_ALNUM_RUN_30 = b"a" * 30
+_RUN_30 = b"a" * 30  # a run of 30 in a class string (alphanumeric or base64 classes)
 
 
 def _long_literals(text: str, classes: bytes) -> set[str]:
     """Long literals at their place before an alphanumeric run of 30 or more (ASCII text)."""
     found: set[str] = set()
     n = len(classes)
-    pos = classes.find(_ALNUM_RUN_30)
+    pos = classes.find(_RUN_30)
     while pos != -1:
         for lit in _ENDING_BEFORE_RUN.get(text[max(0, pos - 2) : pos], ()):
             if text.endswith(lit, 0, pos):
@@ -4231,7 +4231,7 @@ def _long_literals(text: str, classes: bytes) -> set[str]:
             if at >= 0 and text.startswith(lits, at):
                 found.update(lit for lit in lits if text.startswith(lit, at))
         stops = [x for x in (classes.find(b" ", pos), classes.find(b"b", pos)) if x != -1]
-        pos = classes.find(_ALNUM_RUN_30, min(stops) if stops else n)
+        pos = classes.find(_RUN_30, min(stops) if stops else n)
     return found
 
 
@@ -4262,12 +4262,12 @@ def _scan(text: str) -> _Scan:
     folded = raw.translate(_B64_TABLE)
     # Every run tested below holds a base64 run of 30; most text has none, and one test
     # then answers them all.
-    run30 = _ALNUM_RUN_30 in folded
-    b64run32 = run30 and b"a" * 32 in folded
+    run30 = _RUN_30 in folded
+    b64run32 = run30 and _B64_RUN_32 in folded
     b64run = b64run32 and b"a" * 40 in folded
     keys = _prefilter_keys(text, _PREFILTER_SHORT)
     classes = raw.translate(_RUN_TABLE) if run30 else b""
-    if _ALNUM_RUN_30 in classes:
+    if _RUN_30 in classes:
         if text.isascii():
             keys |= _long_literals(text, classes)
         else:
