@@ -1596,7 +1596,8 @@ def _spaced_assignment(text: str, lowered: str, key_start: int, head_start: int,
 # `set`/`config` commands that take a key and its value: `dotnet user-secrets set "S:Key" v`,
 # `npm config set //host/:_authToken v`, `git config --global hub.token v`, `gh secret set K`.
 _SET_COMMAND = _ascii_re(
-    r"(?:\bset|\bconfig(?:[ \t]+--(?:global|local|system|user))?)[ \t]+[\"']?[a-z0-9_.:/@-]*\Z"
+    r"(?:\bset(?:[ \t]+--?[a-z]+)*"  # fish: `set -gx KEY v`, `set --export KEY v`
+    r"|\bconfig(?:[ \t]+--(?:global|local|system|user))?)[ \t]+[\"']?[a-z0-9_.:/@-]*\Z"
 )
 _SQL_ROLE = _ascii_re(r"\b(?:create|alter)[ \t]+(?:user|role|login)\b")  # ... WITH PASSWORD 'v'
 _SQL_FOR = _ascii_re(r"for[ \t]+[^\s=]+[ \t]*=[ \t]*(?:password\((?=[\"']))?")  # FOR 'u'@'h' =
@@ -2251,6 +2252,18 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
         r"(?<![A-Za-z0-9])[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}(?![A-Za-z0-9_=-])",
     ),
     _ShapeRule(
+        "amazon-mws-token",
+        "Amazon Marketplace Web Service auth token (amzn.mws.<uuid>)",
+        _at("amzn.mws."),
+        r"amzn\.mws\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![0-9a-f-])",
+    ),
+    _ShapeRule(
+        "circleci-token",
+        "CircleCI personal API token (CCIPAT_...)",
+        _at("CCIPAT_"),
+        r"\bCCIPAT_[A-Za-z0-9]{22}_[0-9a-f]{40}\b",
+    ),
+    _ShapeRule(
         "infracost-token",
         "Infracost API token (ico-...)",
         _body_after("ico-"),
@@ -2811,6 +2824,12 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
         finder=_beside_vendor_word("mailchimp", r"[0-9a-f]{32}-us[0-9]{1,2}"),
     ),
     _ShapeRule(
+        "mailchimp-key",
+        "Mailchimp API key (32 hex digits, -us and its data centre)",
+        (_Anchor("-us", -32),),
+        r"(?<![A-Za-z0-9])[0-9a-f]{32}-us[0-9]{1,2}(?![A-Za-z0-9])",
+    ),
+    _ShapeRule(
         "mailgun-keyed",
         "Mailgun public or webhook signing key beside the word mailgun",
         tuple(_Anchor(form, b64_run=True) for form in ("MAILGUN", "mailgun")),
@@ -2995,6 +3014,12 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
             _Anchor("twitch"),
         ),
         finder=_beside_vendor_word("twitch", r"[A-Za-z0-9]{30}"),
+    ),
+    _ShapeRule(
+        "twitch-token",
+        "Twitch chat OAuth token (oauth:<30>)",
+        _body_after("oauth:"),
+        r"(?<![A-Za-z0-9])oauth:(?=[a-z]{0,29}[0-9])[a-z0-9]{30}(?![A-Za-z0-9])",
     ),
     _ShapeRule(
         "twitter-keyed",

@@ -120,6 +120,10 @@ TOKENS: dict[str, list[str]] = {
     "contentful-token": ["CFPAT-" + "{AN 43}"],
     "nuget-api-key": ["oy2" + "{LAN 43}"],
     "dropbox-token": ["sl." + "{AN 140}", "sl.u." + "{AN 150}"],
+    "mailchimp-key": ["{HEX 32}" + "-us{DIG 2}", "{HEX 32}" + "-us{DIG 1}"],
+    "amazon-mws-token": ["amzn" + ".mws.UUID"],
+    "circleci-token": ["CCIPAT_" + "{AN 22}_{HEX 40}"],
+    "twitch-token": ["oauth:" + "{LAN 30}"],
 }
 
 # Contexts a token is pasted in; the token must not take any character of its neighbours.
@@ -413,6 +417,12 @@ WRONG_SHAPE = [
     ("prefect-token", "xpnu_" + render("{AN 36}", 1)),
     ("maxmind-key", render("{AN 6}_{AN 28}", 1) + "_mmk"),
     ("onepassword-secret-key", "A3-" + render("{UAN 6}-{UAN 6}-{UAN 5}-{UAN 5}-{UAN 5}", 1)),
+    ("mailchimp-key", render("{HEX 31}", 1) + "-us12"),
+    ("mailchimp-key", render("{HEX 32}", 1) + "-usa"),
+    ("amazon-mws-token", "amzn" + ".mws." + uuid(4)[:-1]),
+    ("circleci-token", "CCIPAT_" + render("{AN 22}_{HEX 39}", 1)),
+    ("twitch-token", "oauth:" + render("{LAN 29}", 1)),
+    ("twitch-token", "oauth:" + "authorizationcodegrantflowfor"),
 ]
 
 
