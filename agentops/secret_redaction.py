@@ -123,8 +123,8 @@ Each limit is pinned by a test.
 Display:
 - 40-hex strings, on purpose: a legacy 40-hex GitHub token has the shape of a
   git SHA (inside an `Authorization:` header the header rule still takes it).
-- Unprefixed hex under 48 characters (a 32-hex Twilio auth token, Datadog key,
-  Mailchimp key body looks like an MD5 digest).
+- Unprefixed hex under 48 characters (a 32-hex Twilio auth token or Datadog key
+  looks like an MD5 digest; a Mailchimp key is found by its `-us<n>` suffix).
 - Opaque, unprefixed credentials whose key is not credential-named
   (`MY_SERVICE_TOK=...`, `DB_PASS_PRIMARY=...`) and cookies whose name is not
   session-like or that are set from a dict (`cookies={"session": v}`).
@@ -145,8 +145,7 @@ Display:
   ACL `>password` rule and a `.pgpass` line whose port is not 2 to 5 digits
   or `*` pass.
 - Vendor formats known only by a vendor's word pass when the word is not
-  right before the value (a bare Mailchimp `<32 hex>-us14`, a bare Okta
-  `00...` token), and a prefixed key whose body is a run of the alphabet
+  right before the value (a bare Okta `00...` token), and a prefixed key whose body is a run of the alphabet
   (`NRAK-ABCDEFGHIJ...`) is read as a placeholder. Most lower-case vendor
   words (and a few prefixes whose body may hold `-` or `_`, such as Fly.io's
   `fo1_`) are looked for only on a line that holds a 32-character base64

@@ -958,12 +958,12 @@ def test_limit_opaque_unprefixed() -> None:
 def test_limit_keyword_vendors_without_their_word_and_alphabet_bodies() -> None:
     for t in (
         "NRAK-" + "ABCDEFGHIJKLMNOPQRSTUVWXYZ1",
-        HX[:32] + "-us14",
         "00" + "aBcDeFgHiJkLmNoPqRsTuVwXyZ012345678"[:40],
     ):
         assert redact(t) == (t, ())
     # positive controls: the same formats beside their word, or with a random body
     assert redact('mailchimp_key = "' + HX[:32] + '-us14"').shapes == ("mailchimp-keyed",)
+    assert redact(HX[:32] + "-us14").shapes == ("mailchimp-key",)  # its suffix names it bare
     assert redact("NRAK-" + "Q7ZX3M4N5P6R7S8T9V0W1Y2A3B4").shapes == ("newrelic-key",)
 
 
