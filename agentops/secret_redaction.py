@@ -145,8 +145,9 @@ Display:
   ACL `>password` rule and a `.pgpass` line whose port is not 2 to 5 digits
   or `*` pass.
 - Vendor formats known only by a vendor's word pass when the word is not
-  right before the value (a bare Okta `00...` token), and a prefixed key whose body is a run of the alphabet
-  (`NRAK-ABCDEFGHIJ...`) is read as a placeholder. Most lower-case vendor
+  right before the value (a bare Okta `00...` token), and a prefixed key
+  whose body is a run of the alphabet (`NRAK-ABCDEFGHIJ...`) is read as a
+  placeholder. Most lower-case vendor
   words (and a few prefixes whose body may hold `-` or `_`, such as Fly.io's
   `fo1_`) are looked for only on a line that holds a 32-character base64
   run, so a value without one under such a word (`atlassian_id: <24
