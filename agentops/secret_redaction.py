@@ -66,6 +66,7 @@ connection strings (`Password=v;`, `?password=v&`), SQL (`IDENTIFIED BY 'v'`,
 `smtp.login("user", "v")`), fallbacks and defaults (`X || 'v'`,
 `${X:-v}`, Makefile `?=`), Kubernetes `name:`/`value:` pairs, XML
 (`<password>v</password>`, `key="..." value="v"`), `set`/`config` commands,
+PowerShell `ConvertTo-SecureString "v" -AsPlainText`, `echo "v" | ... --password-stdin`,
 `.netrc`, `.pgpass`, `.pypirc`, `.npmrc` `_auth`/`_authToken`, redis.conf.
 The rule that separates a secret from
 text that only names one: the key's LAST word is a credential noun
@@ -1020,7 +1021,8 @@ def _find_long_b64_storage(text: str) -> _Spans:
 #    value="v"`), a fallback (`X || 'v'`) or a shell default (`${X:-v}`). Where no key
 #    stands in front, the syntax marks the value: `curl -u user:v`, a tool's password
 #    flag on the line that runs the tool, `.pgpass` lines, `IDENTIFIED BY 'v'`, session
-#    cookies, the second literal given to a login or credential call.
+#    cookies, the second literal given to a login or credential call, a literal that a
+#    later flag marks (`-AsPlainText`, `--password-stdin`).
 # 3. The VALUE is a literal: quoted, the text between the quotes; unquoted, up to the end
 #    its context sets (`_unquoted_extent`: `;` in a connection string, `&` in a query,
 #    `, ) ] }` in a flow mapping, a blank in a line). Not a literal, so left alone:
@@ -1148,6 +1150,10 @@ _NAMES_A_CREDENTIAL = _ascii_re(r"pass|pw|secret|token|key|cred|auth")  # read o
 # Every match of _NAMES_A_KEY holds a match of this once lower-cased: a cheap test first.
 _KEY_WORD = _ascii_re("key|pass|secret|token|credential")  # on lower-cased text
 _DOTTED = _ascii_re(r"[A-Za-z_$][A-Za-z0-9_$]*(?:(?:\.|::|->)[A-Za-z_$][A-Za-z0-9_$]*)+")
+_CMDLET = _ascii_re(
+    r"(?:Get|Set|New|Read|Write|ConvertTo|ConvertFrom|Invoke|Import|Export|Select|Join|Resolve"
+    r"|Test|Out|Add)-[A-Z][A-Za-z]+"
+)  # a PowerShell Verb-Noun command
 _TYPE_LIKE = _ascii_re(r"(?:[A-Z][A-Za-z]*|str|string|bytes|int|bool|any|object|number)\??")
 # A .netrc entry starts its line, or a string that holds the file (a tool result in JSON).
 _NETRC = re.compile(r"(?:^|[\"'])[ \t]*(?:machine[ \t]|default\b)", re.ASCII | re.MULTILINE)
@@ -1290,6 +1296,8 @@ def _is_code(
         return True  # "name": "SENDGRID_API_KEY": a key's name, not its value
     if quoted:
         return False
+    if _CMDLET.fullmatch(value):
+        return True  # $password = Read-Host -AsSecureString: a PowerShell command runs
     if following.startswith(("(", "[", ".", "->", "::", "{")) or value.endswith("."):
         return True  # get_token(), request.form['password'], a.b
     dotted = "." in value or "::" in value or "->" in value
@@ -1324,6 +1332,38 @@ def _find_keyed(text: str) -> _Spans:
                 spans.append(span)
     spans.extend(_find_keyed_special(text, lowered))
     return _disjoint(spans)
+
+
+# Flags that say a literal earlier on their line is a password, and that literal's syntax:
+# PowerShell's `ConvertTo-SecureString [-String] "v" -AsPlainText`, and a pipe into a
+# login, `echo [-n] "v" | docker login --password-stdin` (or `printf "v" |`).
+_LITERAL_BEFORE = {
+    "-asplaintext": _ascii_re(
+        r"(?i:convertto-securestring)[ \t]+(?:(?i:-string)[ \t]+)?([\"'])(?P<q>[^\"'\n]+)\1"
+    ),
+    "--password-stdin": _ascii_re(
+        r"\b(?:echo(?:[ \t]+-[ne]+)?|printf)[ \t]+"
+        r"(?:([\"'])(?P<q>[^\"'\n]+)\1|(?P<bare>[^\s\"'|;&]+))[ \t]*\|"
+    ),
+}
+
+
+def _flagged_literals(text: str, lowered: str, flag: str) -> _Spans:
+    """At each `flag`, the last literal its syntax marks earlier on the line, unless it is
+    a reference or a placeholder (`echo "$CR_PAT" |`, `echo changeme |`)."""
+    out: _Spans = []
+    at = lowered.find(flag)
+    while at != -1:
+        line_start = max(text.rfind("\n", 0, at) + 1, at - _MAX_VALUE)
+        found = list(_LITERAL_BEFORE[flag].finditer(text, line_start, at))
+        if found:
+            last = found[-1]
+            group = "q" if last.group("q") is not None else "bare"
+            value = last.group(group)
+            if _literal_secret(value):
+                out.append(last.span(group))
+        at = lowered.find(flag, at + 1)
+    return out
 
 
 def _disjoint(spans: list[tuple[int, int]]) -> _Spans:
@@ -1638,7 +1678,7 @@ _PGPASS = re.compile(
 )
 _PGPASS_GATE = _ascii_re(r":(?:[0-9]{2,5}|\*):[^\s:]+:[^\s:]+:\S")
 # Every flag below holds one, after a blank, a dash (`--user` holds `-u`) or the start.
-_DASH_FLAGS = _ascii_re(r"-[upaPwkb](?<![^\s-]-[upaPwkb])")
+_DASH_FLAGS = _ascii_re(r"-[upaPwkbA](?<![^\s-]-[upaPwkbA])")
 # A tool's password flag and its argument: `-p v`, `-p 'v'`, `-p"v"`.
 _TOOL_FLAG = _ascii_re(
     r"-([paPwkb])(?:[ \t]+|(?=[\"']))(?:([\"'])([^\"'\\\n]*)\2|([^\s\"'\\-][^\s\"'\\]*))"
@@ -1661,7 +1701,8 @@ _LOGIN_CALL = _ascii_re(r"gin\((?<=login\()(?=[ \t]*[\"'])")  # smtp.login("user
 
 
 def _find_keyed_special(text: str, lowered: str) -> _Spans:
-    """Syntaxes whose secret has no key in front: curl -u, mysql -p, .pgpass lines."""
+    """Syntaxes whose secret has no key in front: curl -u, mysql -p, .pgpass lines, a
+    literal a later flag marks."""
     out: _Spans = []
     flags = set(_DASH_FLAGS.findall(text))  # one scan for both flags (`--user` holds `-u`)
     i = text.find("-u") if "-u" in flags else -1  # curl -u user:password, --user user:password
@@ -1682,6 +1723,8 @@ def _find_keyed_special(text: str, lowered: str) -> _Spans:
         i = text.find("--user", i + 1)
     if flags & {"-p", "-a", "-P", "-w", "-k", "-b"}:
         out.extend(_tool_flag_values(text, lowered))
+    for flag in ("-asplaintext", "--password-stdin") if flags & {"-A", "-p"} else ():
+        out.extend(_flagged_literals(text, lowered, flag))
     if "-p" in flags and ("mysql" in lowered or "mariadb" in lowered or "sshpass" in lowered):
         for m in _MYSQL_P.finditer(text):
             group = 2 if m.group(2) is not None else 3
