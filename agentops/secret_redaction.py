@@ -1023,7 +1023,8 @@ def _find_long_b64_storage(text: str) -> _Spans:
 #    flag on the line that runs the tool, `.pgpass` lines, `IDENTIFIED BY 'v'`, session
 #    cookies, the second literal given to a login or credential call, a literal that a
 #    later flag marks (`-AsPlainText`, `--password-stdin`).
-# 3. The VALUE is a literal: quoted, the text between the quotes; unquoted, up to the end
+# 3. The VALUE is a literal: quoted, the text between the quotes (and the literals of the
+#    same quote that continue it: `"abc" \<newline> "def"`); unquoted, up to the end
 #    its context sets (`_unquoted_extent`: `;` in a connection string, `&` in a query,
 #    `, ) ] }` in a flow mapping, a blank in a line). Not a literal, so left alone:
 #    references and templates (`$X`, `${X}`, `{{ x }}`, `%(x)s`, `{x}`, `#{x}`, `%X%`,
@@ -1330,8 +1331,35 @@ def _find_keyed(text: str) -> _Spans:
             span = _keyed_value_at(text, lowered, m)
             if span is not None:
                 spans.append(span)
+                spans.extend(_continued(text, span[1], text[span[0] - 1 : span[0]]))
+            elif text.startswith(_QUOTED_MARKERS, m.end()):  # `"[redacted:...]" \ "rest"`
+                spans.extend(_continued(text, text.find("]", m.end()) + 1, text[m.end()]))
     spans.extend(_find_keyed_special(text, lowered))
     return _disjoint(spans)
+
+
+# A quoted value continued by adjacent literals of the same quote (`"abc" "def"`, implicit
+# concatenation, often after a line wrapped with a trailing backslash) is one value: the
+# literals that follow are taken with it, each replaced on its own line.
+_ADJACENT_LITERAL = _ascii_re(r"[ \t]*(?:\\\r?\n[ \t]*)?([\"'])([^\"'\\\n]+)\1")
+_QUOTED_MARKERS = tuple(quote + marker for quote in ('"', "'") for marker in _MARKERS)
+_MAX_CONTINUED = 16  # literals taken after one value: a bound, not a format
+
+
+def _continued(text: str, quote_at: int, quote: str) -> _Spans:
+    """The literals adjacent to a value that `quote` closes at `quote_at` (none when the
+    value is not quoted so)."""
+    out: _Spans = []
+    if quote not in ('"', "'") or not text.startswith(quote, quote_at):
+        return out
+    at = quote_at + 1
+    for _ in range(_MAX_CONTINUED):
+        m = _ADJACENT_LITERAL.match(text, at)
+        if m is None or m.group(1) != quote or not _literal_secret(m.group(2)):
+            break
+        out.append(m.span(2))
+        at = m.end()
+    return out
 
 
 # Flags that say a literal earlier on their line is a password, and that literal's syntax:

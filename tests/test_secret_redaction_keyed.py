@@ -878,3 +878,48 @@ def test_key_and_separator_edges(template: str, value: str) -> None:
 )
 def test_key_and_separator_edges_left_alone(text: str) -> None:
     assert redact_secret_shapes(text) == (text, ())
+
+
+# A quoted value continued by adjacent literals (implicit concatenation, often after a line
+# wrapped with a trailing backslash) is one value: each literal is replaced on its own line.
+W1, W2 = "Qm7vK2pX9rL4" + "tN8sW3", "Hb5jD1fZ6" + "yC0gE2aU"
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        (
+            f'API_KEY = "{W1}" \\\n    "{W2}"\n',
+            'API_KEY = "[redacted:keyed-secret]" \\\n    "[redacted:keyed-secret]"\n',
+        ),
+        (f'token = "{W1}" "{W2}"', 'token = "[redacted:keyed-secret]" "[redacted:keyed-secret]"'),
+        (f"password = '{W1}' \\\n  '{W2}' \\\n  '{W1}'", None),
+    ],
+)
+def test_adjacent_literals_continue_a_value(text: str, shown: str | None) -> None:
+    out = redact_secret_shapes(text)
+    assert W1 not in out.text and W2 not in out.text, out.text
+    if shown is not None:
+        assert out.text == shown
+
+
+def test_adjacent_literal_after_a_redacted_token_is_taken() -> None:
+    body = "90saEGWEzolegZP4O6a88" + "RWEWTiYIPjCHH8S9CsiUAvU"  # long base64: another rule's
+    text = f'API_KEY = "{body}" \\\n    "{W2}"\n'
+    out = redact_secret_shapes(text)
+    assert out.text == 'API_KEY = "[redacted:long-base64]" \\\n    "[redacted:keyed-secret]"\n'
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f'token = "{W1}"\n"{W2}": 1',  # a literal on the next line, no backslash: a new item
+        f'token = "{W1}" "changeme"',  # a placeholder is not taken
+        f"token = \"{W1}\" '{W2}'",  # another kind of quote: not one literal
+        f'token = "{W1}", "{W2}"',  # a list, not a concatenation
+    ],
+)
+def test_adjacent_literal_limits(text: str) -> None:
+    out = redact_secret_shapes(text)
+    assert W1 not in out.text
+    assert out.text.count("[redacted:") == 1, out.text
