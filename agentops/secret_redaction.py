@@ -177,8 +177,9 @@ Display:
 - Escaped text (see "Escaped text" under Choices) is decoded at most two
   levels deep: a JSON line inside a JSON line inside a JSON line passes as
   its raw form does. Percent-encoding is decoded for printable ASCII only
-  (`%DB_PASSWORD%` stays a variable). A secret split into two concatenated
-  literals across a wrapped line (`"abc" \\` newline `"def"`) passes. In
+  (`%DB_PASSWORD%` stays a variable). A secret split into concatenated
+  literals across a wrapped line (`"abc" \\` newline `"def"`) is found only
+  under a credential-named key (or where a part alone has a shape). In
   escaped text overlapping findings become one token, named after the first.
   A private-key block with no END line inside a JSON line that is itself inside
   a JSON string runs to the end of the outer string: the outer line parses, the

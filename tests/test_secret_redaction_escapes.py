@@ -206,11 +206,14 @@ def test_text_without_backslash_or_percent_takes_the_plain_path() -> None:
 # ---- documented limits ----------------------------------------------------------------------
 
 
-def test_limit_a_secret_split_into_two_concatenated_literals_passes() -> None:
-    """Joining the lines leaves `"a" "b"`: two short literals, no single value."""
+def test_limit_a_secret_split_into_concatenated_literals_passes_under_a_neutral_key() -> None:
+    """Joining the lines leaves `"a" "b"`: two short literals, no single value; under a
+    credential-named key each literal is the value's part (the positive control)."""
     value = "Zq4" + "Xm9tRw2KpL7vNb3HsD8fJ"
-    text = f'API_KEY = "{value[:10]}" \\\n    "{value[10:]}"\n'
-    assert value[10:] in redact_secret_shapes(text).text
+    text = f'SERVICE_VALUE = "{value[:10]}" \\\n    "{value[10:]}"\n'
+    assert redact_secret_shapes(text) == (text, ())
+    keyed = redact_secret_shapes(text.replace("SERVICE_VALUE", "API_KEY")).text
+    assert value[:10] not in keyed and value[10:] not in keyed
 
 
 def test_limit_only_two_levels_of_escaping_are_decoded() -> None:
