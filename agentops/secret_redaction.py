@@ -1025,9 +1025,10 @@ def _find_long_b64_storage(text: str) -> _Spans:
 #    cookies, the second literal given to a login or credential call, a literal that a
 #    later flag marks (`-AsPlainText`, `--password-stdin`).
 # 3. The VALUE is a literal: quoted, the text between the quotes (and the literals of the
-#    same quote that continue it: `"abc" \<newline> "def"`); unquoted, up to the end
-#    its context sets (`_unquoted_extent`: `;` in a connection string, `&` in a query,
-#    `, ) ] }` in a flow mapping, a blank in a line). Not a literal, so left alone:
+#    same quote that continue it: `"abc" \<newline> "def"`, `("abc"<newline>"def")`);
+#    unquoted, up to the end its context sets (`_unquoted_extent`: `;` in a connection
+#    string, `&` in a query, `, ) ] }` in a flow mapping, a blank in a line). Not a
+#    literal, so left alone:
 #    references and templates (`$X`, `${X}`, `{{ x }}`, `%(x)s`, `{x}`, `#{x}`, `%X%`,
 #    `<%= %>`), code (a call or an index, a dotted name, a bare identifier after ` = `, a
 #    list of pairs), type annotations (`password: str`, `token: Optional[str]`), and
@@ -1332,35 +1333,48 @@ def _find_keyed(text: str) -> _Spans:
             span = _keyed_value_at(text, lowered, m)
             if span is not None:
                 spans.append(span)
-                spans.extend(_continued(text, span[1], text[span[0] - 1 : span[0]]))
+                spans.extend(_continued(text, span[0], span[1]))
             elif text.startswith(_QUOTED_MARKERS, m.end()):  # `"[redacted:...]" \ "rest"`
-                spans.extend(_continued(text, text.find("]", m.end()) + 1, text[m.end()]))
+                spans.extend(_continued(text, m.end() + 1, text.find("]", m.end()) + 1))
     spans.extend(_find_keyed_special(text, lowered))
     return _disjoint(spans)
 
 
 # A quoted value continued by adjacent literals of the same quote (`"abc" "def"`, implicit
-# concatenation, often after a line wrapped with a trailing backslash) is one value: the
-# literals that follow are taken with it, each replaced on its own line.
+# concatenation) is one value: the literals that follow are taken with it, each replaced
+# where it stands. They follow on the value's line, after a line wrapped with a trailing
+# backslash, or, inside a parenthesized string (`KEY = (` ... `)`), on the next lines.
 _ADJACENT_LITERAL = _ascii_re(r"[ \t]*(?:\\\r?\n[ \t]*)?([\"'])([^\"'\\\n]+)\1")
+_ADJACENT_IN_PARENS = _ascii_re(r"[ \t]*(?:\\?\r?\n[ \t]*)?([\"'])([^\"'\\\n]+)\1")
+_PAREN_BEFORE = _ascii_re(r"\([ \t]*(?:\r?\n[ \t]*)?\Z")  # what opens a parenthesized string
 _QUOTED_MARKERS = tuple(quote + marker for quote in ('"', "'") for marker in _MARKERS)
 _MAX_CONTINUED = 16  # literals taken after one value: a bound, not a format
 
 
-def _continued(text: str, quote_at: int, quote: str) -> _Spans:
-    """The literals adjacent to a value that `quote` closes at `quote_at` (none when the
-    value is not quoted so)."""
+def _continued(text: str, start: int, end: int) -> _Spans:
+    """The literals adjacent to the value `text[start:end]`, when quotes enclose it."""
     out: _Spans = []
-    if quote not in ('"', "'") or not text.startswith(quote, quote_at):
+    quote = text[start - 1 : start]
+    if quote not in ('"', "'") or end < start or not text.startswith(quote, end):
         return out
-    at = quote_at + 1
+    in_parens = _PAREN_BEFORE.search(text, max(0, start - 64), start - 1) is not None
+    adjacent = _ADJACENT_IN_PARENS if in_parens else _ADJACENT_LITERAL
+    at = end + 1
     for _ in range(_MAX_CONTINUED):
-        m = _ADJACENT_LITERAL.match(text, at)
+        m = adjacent.match(text, at)
         if m is None or m.group(1) != quote or not _literal_secret(m.group(2)):
             break
         out.append(m.span(2))
         at = m.end()
     return out
+
+
+# `KEY = ("abc")`, `KEY = (` newline `"abc"` newline `"def")`: a parenthesized string (its
+# literals adjacent, nothing else inside), read as the value its first literal starts.
+_PAREN_STRING = _ascii_re(
+    r"""\([ \t]*(?:\r?\n[ \t]*)?(?=(["'])[^"'\\\n]*\1"""
+    r"""(?:[ \t]*(?:\\?\r?\n[ \t]*)?\1[^"'\\\n]*\1)*[ \t]*(?:\r?\n[ \t]*)?\))"""
+)
 
 
 # Flags that say a literal earlier on their line is a password, and that literal's syntax:
@@ -1494,6 +1508,9 @@ def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int
     if sep == "" and text.startswith(("--body", "-b"), pos):
         body = _BODY_FLAG.match(text, pos)
         pos = body.end() if body is not None else pos  # gh secret set NAME --body v
+    if text.startswith("(", pos) and sep in ("=", ":", ":="):
+        paren = _PAREN_STRING.match(text, pos)
+        pos = paren.end() if paren is not None else pos
     if text.startswith("--", pos):
         return None  # the next CLI flag, not a value
     span = _value_span(text, pos)

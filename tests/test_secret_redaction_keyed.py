@@ -602,6 +602,7 @@ NEW_NEGATIVES = [
     "npm config set //registry.npmjs.org/:_authToken ${NPM_TOKEN}",
     "gh secret set API_TOKEN < token.txt",
     "set -e GITHUB_TOKEN",
+    'token = ("Qm7vK2pX9rL4" "tN8sW3", "Hb5jD1fZ6" "yC0gE2aU")',  # a tuple is not a string
     "$password = Read-Host -AsSecureString",
     "$secure = ConvertTo-SecureString $env:DB_PASS -AsPlainText -Force",
     '$secure = ConvertTo-SecureString "$plain" -AsPlainText -Force',
@@ -894,6 +895,12 @@ W1, W2 = "Qm7vK2pX9rL4" + "tN8sW3", "Hb5jD1fZ6" + "yC0gE2aU"
         ),
         (f'token = "{W1}" "{W2}"', 'token = "[redacted:keyed-secret]" "[redacted:keyed-secret]"'),
         (f"password = '{W1}' \\\n  '{W2}' \\\n  '{W1}'", None),
+        (f'API_KEY = ("{W1}")', 'API_KEY = ("[redacted:keyed-secret]")'),
+        (
+            f'API_KEY = (\n    "{W1}"\n    "{W2}"\n)\n',
+            'API_KEY = (\n    "[redacted:keyed-secret]"\n    "[redacted:keyed-secret]"\n)\n',
+        ),
+        (f'SECRET_KEY = ("{W1}"\n              "{W2}")', None),
     ],
 )
 def test_adjacent_literals_continue_a_value(text: str, shown: str | None) -> None:
@@ -923,3 +930,8 @@ def test_adjacent_literal_limits(text: str) -> None:
     out = redact_secret_shapes(text)
     assert W1 not in out.text
     assert out.text.count("[redacted:") == 1, out.text
+
+
+def test_an_unclosed_token_in_quotes_continues_nothing() -> None:
+    text = f'"token = "[redacted:keyed-secret "{W2}"'
+    assert redact_secret_shapes(text).shapes.count("keyed-secret") <= 1
