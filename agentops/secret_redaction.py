@@ -1016,9 +1016,10 @@ def _find_long_b64_storage(text: str) -> _Spans:
 #    `X-Api-Key`, `SECRET_KEY_BASE`). A key whose last word is anything else names a
 #    property of the secret, not the secret (`PASSWORD_MIN_LENGTH`, `TOKEN_TYPE`,
 #    `api_key_header`, `max_tokens`, `secretKeyRef`).
-# 2. The key is ASSIGNED: `=`, `:`, `:=`, `=>` (never `==`, `!=`, `<=`), a CLI flag and its
-#    argument (`--password v`), a `.netrc` `password v`, a Dockerfile `ENV KEY v`, a `set`
-#    or `config` command, SQL `WITH PASSWORD 'v'`, an XML attribute pair (`key="K"
+# 2. The key is ASSIGNED: `=`, `:`, `:=`, `=>`, `<-` (never `==`, `!=`, `<=`), an EDN
+#    keyword before a string (`{:password "v"}`), a CLI flag and its argument
+#    (`--password v`), a `.netrc` `password v`, a Dockerfile `ENV KEY v`, a `set` or
+#    `config` command, SQL `WITH PASSWORD 'v'`, an XML attribute pair (`key="K"
 #    value="v"`), a fallback (`X || 'v'`) or a shell default (`${X:-v}`). Where no key
 #    stands in front, the syntax marks the value: `curl -u user:v`, a tool's password
 #    flag on the line that runs the tool, `.pgpass` lines, `IDENTIFIED BY 'v'`, session
@@ -1048,7 +1049,7 @@ _KEYED_TAIL = r"""
     (?![a-z0-9]|[_.-][a-z0-9])            # the noun ends the key
     (?P<close>["'`]?\]?)                  # "password": / ['password'] =
     [ \t]*
-    (?P<sep>:=|\?=|=>|=(?![=>~])|:(?![:=/\\])|,|>|\((?=["'])|(?=[ \t])
+    (?P<sep>:=|\?=|=>|<-|=(?![=>~])|:(?![:=/\\])|,|>|\((?=["'])|(?=[ \t])
       |\r?\n(?=[ \t]+value:))              # Kubernetes env: `- name: K` / `value: v`
     [ \t]*                                # blanks before the value
 """
@@ -1435,8 +1436,8 @@ def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int
     if not _noun_at_boundary(text, lowered, head, noun):
         return None
     key_quoted = close[:1] in ('"', "'", "`")
-    if sep == "?=":
-        sep = "="  # Makefile: API_KEY ?= v
+    if sep in ("?=", "<-"):
+        sep = "="  # Makefile: API_KEY ?= v; R: api_key <- "v"
     elif sep[-1:] == "\n":
         line_start = text.rfind("\n", max(0, key_start - 64), key_start) + 1
         named = _K8S_NAME.fullmatch(text, line_start, key_start - (1 if key_quoted else 0))
@@ -1485,6 +1486,9 @@ def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int
         return None  # AUTH=CRAM-MD5 names a mode; Docker "auth" has its own rule; _auth holds one
     if sep == "," and not (key_quoted and text[: key_start - 1].rstrip(" \t").endswith("(")):
         return None  # only a first argument pair: ("KEY", "value")
+    edn = sep == "" and text[key_start - 1 : key_start] == ":" and text.startswith('"', pos)
+    if edn and (key_start < 2 or text[key_start - 2] in " \t\n{[(,"):
+        sep = "="  # EDN, Clojure: {:password "v"}, a keyword and a string
     if sep == "" and not _spaced_assignment(text, lowered, key_start, head, noun):
         return None
     if sep == ">" and not (
@@ -1687,7 +1691,7 @@ _SET_COMMAND = _ascii_re(
 )
 _SQL_ROLE = _ascii_re(r"\b(?:create|alter)[ \t]+(?:user|role|login)\b")  # ... WITH PASSWORD 'v'
 _SQL_FOR = _ascii_re(r"for[ \t]+[^\s=]+[ \t]*=[ \t]*(?:password\((?=[\"']))?")  # FOR 'u'@'h' =
-_BODY_FLAG = _ascii_re(r"(?:--body|-b)(?:[ \t]+|=)")
+_BODY_FLAG = _ascii_re(r"(?:--body|-b)(?:[ \t]+|=|(?=[\"']))")
 # After a key and blanks: an XML attribute's value (key="K" value="v"), or a fallback literal
 # (`process.env.TOKEN || 'v'`, `X ?? "v"`, `X or "v"`).
 _PAIRED_VALUE = _ascii_re(r"(?i:(value)[ \t]*=[ \t]*(?=[\"']))|(?:\|\||\?\?|or\b)[ \t]*(?=[\"'`])")
