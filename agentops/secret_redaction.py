@@ -145,15 +145,14 @@ Display:
   `getConnection(url, "u", "v")`), a Terraform variable's `default`, a Redis
   ACL `>password` rule and a `.pgpass` line whose port is not 2 to 5 digits
   or `*` pass.
-- Vendor formats known only by a vendor's word pass when the word is not
-  right before the value (a bare Okta `00...` token), and a prefixed key
-  whose body is a run of the alphabet (`NRAK-ABCDEFGHIJ...`) is read as a
-  placeholder. Most lower-case vendor
-  words (and a few prefixes whose body may hold `-` or `_`, such as Fly.io's
-  `fo1_`) are looked for only on a line that holds a 32-character base64
-  run, so a value without one under such a word (`atlassian_id: <24
-  characters>`) passes unless its own line holds one; UPPER spellings are
-  looked for everywhere.
+- Vendor formats known only by a vendor's word pass when the word is not right
+  before the value (a bare Okta `00...` token), and a prefixed key whose body
+  is a run of the alphabet (`NRAK-ABCDEFGHIJ...`) is read as a placeholder.
+  Most lower-case vendor words (and a few prefixes whose body may hold `-` or
+  `_`, such as Fly.io's `fo1_`) are looked for only on a line that holds a
+  32-character base64 run, so a value without one under such a word
+  (`atlassian_id: <24 characters>`) passes unless its own line holds one;
+  UPPER spellings are looked for everywhere.
 - Base64 under 40 characters, digit-free runs, and fragments cut at a snippet
   edge (`ghp_abcdefghij`).
 - Base64 inside URLs, data: payloads and digests is skipped, so a secret in a
@@ -1028,15 +1027,14 @@ def _find_long_b64_storage(text: str) -> _Spans:
 # 3. The VALUE is a literal: quoted, the text between the quotes (and the literals of the
 #    same quote that continue it: `"abc" \<newline> "def"`, `("abc"<newline>"def")`);
 #    unquoted, up to the end its context sets (`_unquoted_extent`: `;` in a connection
-#    string, `&` in a query, `, ) ] }` in a flow mapping, a blank in a line). Not a
-#    literal, so left alone:
-#    references and templates (`$X`, `${X}`, `{{ x }}`, `%(x)s`, `{x}`, `#{x}`, `%X%`,
-#    `<%= %>`), code (a call or an index, a dotted name, a bare identifier after ` = `, a
-#    list of pairs), type annotations (`password: str`, `token: Optional[str]`), and
-#    placeholders (empty, `changeme`, `<password>`, `YOUR_API_KEY`, `xxx`, `****`, `...`,
-#    `example`, `dummy`, `test`, the credential words themselves, `None`/`null`/`true`,
-#    short all-digit numbers, unquoted all-lowercase words, a word and one digit,
-#    algorithm names, ascending-run filler).
+#    string, `&` in a query, `, ) ] }` in a flow mapping, a blank in a line). Not a literal,
+#    so left alone: references and templates (`$X`, `${X}`, `{{ x }}`, `%(x)s`, `{x}`,
+#    `#{x}`, `%X%`, `<%= %>`), code (a call or an index, a dotted name, a bare identifier
+#    after ` = `, a list of pairs), type annotations (`password: str`,
+#    `token: Optional[str]`), and placeholders (empty, `changeme`, `<password>`,
+#    `YOUR_API_KEY`, `xxx`, `****`, `...`, `example`, `dummy`, `test`, the credential words
+#    themselves, `None`/`null`/`true`, short all-digit numbers, unquoted all-lowercase
+#    words, a word and one digit, algorithm names, ascending-run filler).
 # Limits: a value with spaces that is not quoted is cut at the first space; a literal that
 # looks like code (`password = hunter`) or like a placeholder (`password = "test"`) passes;
 # keys that do not end in a credential noun (`DB_PASS_2X`, `mysecretvalue`) pass; the module

@@ -683,6 +683,13 @@ def test_limit_next_pair_cuts_an_unquoted_line_value() -> None:
         "password=a(",
         "password: a;b=",
         "redis-cli -a ",
+        'token = ("Ab1" ',  # a parenthesized string that never closes
+        'password = "' + "Ab1cD2" + '" \\\n',  # literals continued without end
+        '"[redacted:x" "Ab1" ',  # a quoted token that never closes
+        "$p = ConvertTo-SecureString 'a' -AsPlainText ",
+        'echo "a" | x --password-stdin ',
+        '{:password "',
+        "api_key <- ",
     ],
 )
 def test_adversarial_new_syntaxes_finish(unit: str) -> None:
