@@ -1860,10 +1860,11 @@ def _session_cookies(text: str, at: int) -> _Spans:
 # Storage-only rules
 # --------------------------------------------------------------------------------------------
 
-_EMAIL = _ascii_re(
-    r"(?<![A-Za-z0-9._%+\-])[A-Za-z0-9._%+\-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*"
-    r"\.[A-Za-z]{2,}"
-)
+# An email address: a local part that starts a word, `@`, a domain with a dot and a
+# letters-only last label. `_find_email` finds its matches from each `@`.
+_EMAIL_DOMAIN = _ascii_re(r"@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}")
+_EMAIL_LOCAL = frozenset(string.ascii_letters + string.digits + "._%+-")
+_EMAIL = _ascii_re(r"(?<![A-Za-z0-9._%+\-])[A-Za-z0-9._%+\-]+" + _EMAIL_DOMAIN.pattern)
 _ENTROPY_CLASS = r"A-Za-z0-9!#$%&*+\-./:=?@\\^_|~"
 _ENTROPY_RUN = _ascii_re("[" + _ENTROPY_CLASS + "]{" + str(ENTROPY_MIN_RUN) + ",}")
 _ENTROPY_TABLE = bytes(
@@ -1871,18 +1872,58 @@ _ENTROPY_TABLE = bytes(
 )
 
 
+_ENTROPY_MIN = b"a" * ENTROPY_MIN_RUN  # a run in `_ENTROPY_TABLE` classes
+
+
+def _entropy_runs(text: str) -> list[tuple[int, int]]:
+    """The maximal runs of `_ENTROPY_RUN`, in order.
+
+    On ASCII text they are found in the byte classes with C-level searches: the regular
+    expression retries every start inside a run shorter than the minimum, quadratic in the
+    run's length, and source code is made of such runs (`self.assertEqual`).
+    """
+    if not text.isascii():
+        return [m.span() for m in _ENTROPY_RUN.finditer(text)]
+    classes = text.encode("ascii").translate(_ENTROPY_TABLE)
+    runs: list[tuple[int, int]] = []
+    pos = classes.find(_ENTROPY_MIN)
+    while pos != -1:
+        end = classes.find(b" ", pos)
+        end = len(classes) if end == -1 else end
+        runs.append((pos, end))
+        pos = classes.find(_ENTROPY_MIN, end)
+    return runs
+
+
 def _find_high_entropy(text: str) -> _Spans:
     out: _Spans = []
-    for m in _ENTROPY_RUN.finditer(text):
-        run = m.group()
-        counts = Counter(run)
-        if len(counts) >= 23 and _entropy_at_least(counts.values(), len(run), 9):
-            out.append(m.span())
+    for a, b in _entropy_runs(text):
+        run = text[a:b]
+        if len(set(run)) < 23:
+            continue  # too few distinct characters for the bound: no counting needed
+        if _entropy_at_least(Counter(run).values(), len(run), 9):
+            out.append((a, b))
     return out
 
 
 def _find_email(text: str) -> _Spans:
-    return [m.span() for m in _EMAIL.finditer(text)]
+    """The matches of `_EMAIL`, found from each `@`: the expression alone tries every
+    character of every word as the start of a local part, quadratic in the word's length.
+    A local part is the whole run of its characters before the `@` (the expression's
+    look-behind), and a match never starts inside the previous one."""
+    out: _Spans = []
+    last = 0
+    at = text.find("@")
+    while at != -1:
+        start = at
+        while start > 0 and text[start - 1] in _EMAIL_LOCAL:
+            start -= 1
+        domain = _EMAIL_DOMAIN.match(text, at) if last <= start < at else None
+        if domain is not None:
+            out.append((start, domain.end()))
+            last = domain.end()
+        at = text.find("@", at + 1)
+    return out
 
 
 # --------------------------------------------------------------------------------------------

@@ -2330,3 +2330,40 @@ def test_track_span_after_a_shifted_remnant() -> None:
     text = PG + AWS + "@http://" + SLK + GHP + "gr//"
     assert redact(text).text == "[redacted:db-uri-creds]]_[redacted:long-base64]"
     _found(text, ("db-uri-creds", 0, 76), ("long-base64", 77, 117))
+
+
+# The storage entropy rule finds its runs from a byte class string on ASCII text: the same
+# maximal runs the regular expression gives, on any text (non-ASCII text takes the regex).
+_RUN_ALPHABET = st.sampled_from(list("aZ9_-./:=+ \n\t\"'()é☃" + "xyzAB01"))
+
+
+@given(st.lists(_RUN_ALPHABET, max_size=300).map("".join))
+def test_entropy_runs_are_the_regex_runs(text: str) -> None:
+    assert sr._entropy_runs(text) == [m.span() for m in sr._ENTROPY_RUN.finditer(text)]
+
+
+def test_entropy_runs_at_the_edges() -> None:
+    run = "a" * sr.ENTROPY_MIN_RUN
+    for text in (run, run[:-1], " " + run, run + " ", run + " " + run[:-1] + " " + run + "b"):
+        assert sr._entropy_runs(text) == [m.span() for m in sr._ENTROPY_RUN.finditer(text)]
+
+
+# The storage email rule starts from each `@` instead of trying every character: the same
+# matches as the regular expression's scan.
+_EMAIL_ALPHABET = st.sampled_from([*"ab.Z9-_+%@@ \n,;é", "com", "io", "x.org"])
+
+
+@given(st.lists(_EMAIL_ALPHABET, max_size=120).map("".join))
+def test_emails_are_the_regex_matches(text: str) -> None:
+    assert sr._find_email(text) == [m.span() for m in sr._EMAIL.finditer(text)]
+
+
+def test_emails_at_the_edges() -> None:
+    for text in ("a@b.co", "@b.co", "a@b.c", "x a@b.co@c.org y", "a.b@c.d.ef,g@h.ij", "a@b.co" * 3):
+        assert sr._find_email(text) == [m.span() for m in sr._EMAIL.finditer(text)]
+
+
+def test_email_local_characters_are_the_expressions() -> None:
+    local = {chr(i) for i in range(128) if re.fullmatch(r"[A-Za-z0-9._%+\-]", chr(i))}
+    assert local == sr._EMAIL_LOCAL
+    assert sr._EMAIL.pattern.startswith("(?<![A-Za-z0-9._%+\\-])")
