@@ -2367,3 +2367,41 @@ def test_email_local_characters_are_the_expressions() -> None:
     local = {chr(i) for i in range(128) if re.fullmatch(r"[A-Za-z0-9._%+\-]", chr(i))}
     assert local == sr._EMAIL_LOCAL
     assert sr._EMAIL.pattern.startswith("(?<![A-Za-z0-9._%+\\-])")
+
+
+def _grow_right_by_characters(text: str, b: int) -> int:
+    """Whole-token growth to the right, character by character: the oracle for the
+    module's C-level version."""
+    n = len(text)
+    grew = False
+    while True:
+        k = b
+        while k < n and text[k] in "._-":
+            k += 1
+        if k == b:
+            break
+        j = k
+        while j < n and (text[j].isascii() and text[j].isalnum()):
+            j += 1
+        if j == k or (j < n and text[j] in "+/"):
+            break
+        b = j
+        grew = True
+    if grew:
+        m = 0
+        while m < 2 and b + m < n and text[b + m] == "=":
+            m += 1
+        while (
+            m > 0
+            and b + m < n
+            and ((text[b + m].isascii() and text[b + m].isalnum()) or text[b + m] in "+/._-")
+        ):
+            m -= 1
+        b += m
+    return b
+
+
+@given(st.lists(st.sampled_from([*"aZ9._-+/= é", "ab", "-x"]), max_size=60).map("".join))
+def test_growth_to_the_right_is_the_character_walk(text: str) -> None:
+    for at in range(len(text) + 1):
+        assert sr._grow_right(text, at) == _grow_right_by_characters(text, at), at
