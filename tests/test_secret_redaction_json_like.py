@@ -211,3 +211,12 @@ def test_the_prefilter_finds_exactly_the_literals_that_occur(pieces: list[str]) 
     assert found <= truth
     inside = {lit for key in found for lit in sr._CONTAINED.get(key, {key})}
     assert inside & (sr._SHORT_LITERALS | _PROBES.keys()) == truth
+
+
+def test_every_short_literal_is_found_behind_the_look_behind_of_its_stop() -> None:
+    # literals holding a character before their stop share one look-behind on it: it must
+    # let each of them through, and a run of stop characters alone finds nothing
+    assert "(?<=[" in sr._PREFILTER_SHORT.pattern.pattern  # such a look-behind exists
+    for lit in sr._SHORT_LITERALS | sr._SHARED_STOP_LITERALS:
+        assert lit in sr._prefilter_keys(f"( {lit} )", sr._PREFILTER_SHORT), lit
+    assert sr._prefilter_keys("-" * 200 + "." * 200, sr._PREFILTER_SHORT) == set()
