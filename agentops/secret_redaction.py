@@ -1027,7 +1027,8 @@ def _find_long_b64_storage(text: str) -> _Spans:
 #    `token: Optional[str]`), and placeholders (empty, `changeme`, `<password>`,
 #    `YOUR_API_KEY`, `xxx`, `****`, `...`, `example`, `dummy`, `test`, the credential words
 #    themselves, `None`/`null`/`true`, short all-digit numbers, unquoted all-lowercase
-#    words, a word and one digit, algorithm names, ascending-run filler).
+#    words, a word and one digit, algorithm names, ascending-run filler, a value masked
+#    with `****` or `####` inside, an unquoted value cut short with `...`).
 # Limits: a value with spaces that is not quoted is cut at the first space; a literal that
 # looks like code (`password = hunter`) or like a placeholder (`password = "test"`) passes;
 # keys that do not end in a credential noun (`DB_PASS_2X`, `mysecretvalue`) pass; the module
@@ -1123,7 +1124,7 @@ _NOT_A_SECRET_VALUE = _ascii_re(
     """
 )
 _PLACEHOLDER_PART = _ascii_re(
-    r"example|placeholder|change_?me|redacted|xxxx"
+    r"example|placeholder|change_?me|redacted|xxxx|\*{4}|\#{4}"  # `####`, `****`: masked
 )  # on lower-cased text
 # A reference or template, read at the start of the value.
 _REFERENCE = _ascii_re(
@@ -1516,8 +1517,8 @@ def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int
     after = b  # where the text after the value starts (before trailing punctuation is cut)
     if not quoted and sep != ">":
         wide = _unquoted_extent(text, key_start, a, b, sep != ":")
-        if wide is None:
-            return None
+        if wide is None or text.startswith(_ELIDED, wide[0]):
+            return None  # code, or an elided value: `ops_eyJzaWdu...` shows a token's head
         b, after = wide
     value = text[a:b]
     if noun == "authorization" or (noun == "auth" and not quoted and text[key_start] == "_"):

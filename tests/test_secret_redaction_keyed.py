@@ -606,6 +606,10 @@ NEW_NEGATIVES = [
     "npm config set //registry.npmjs.org/:_authToken ${NPM_TOKEN}",
     "gh secret set API_TOKEN < token.txt",
     "set -e GITHUB_TOKEN",
+    "export OP_SERVICE_ACCOUNT_TOKEN=ops_eyJzaWduSW5BZGRyZXNz...",  # elided: a head only
+    "API_TOKEN=" + "Zq7vK2mP9xR4\u2026 (rotated)",
+    '"token": "xoxp-5723705293-5738073011-####################"',  # masked
+    "password: Ab3#****",
     'password <- readline(prompt = "Password: ")',
     'token <- Sys.getenv("GITHUB_PAT")',
     "pw <- getLine",
