@@ -1337,8 +1337,11 @@ def _find_keyed(text: str) -> _Spans:
 # concatenation) is one value: the literals that follow are taken with it, each replaced
 # where it stands. They follow on the value's line, after a line wrapped with a trailing
 # backslash, or, inside a parenthesized string (`KEY = (` ... `)`), on the next lines.
-_ADJACENT_LITERAL = _ascii_re(r"[ \t]*(?:\\\r?\n[ \t]*)?([\"'])([^\"'\\\n]+)\1")
-_ADJACENT_IN_PARENS = _ascii_re(r"[ \t]*(?:\\?\r?\n[ \t]*)?([\"'])([^\"'\\\n]+)\1")
+_ADJACENT = (
+    r"[ \t]*(?:{wrap}\r?\n[ \t]*)?([\"'])([^\"'\\\n]+)\1"  # a literal, maybe on the next line
+)
+_ADJACENT_LITERAL = _ascii_re(_ADJACENT.format(wrap=r"\\"))  # after a trailing backslash
+_ADJACENT_IN_PARENS = _ascii_re(_ADJACENT.format(wrap=r"\\?"))  # or a plain line break
 _PAREN_BEFORE = _ascii_re(r"\([ \t]*(?:\r?\n[ \t]*)?\Z")  # what opens a parenthesized string
 _QUOTED_MARKERS = tuple(quote + marker for quote in ('"', "'") for marker in _MARKERS)
 _MAX_CONTINUED = 16  # literals taken after one value: a bound, not a format
@@ -1857,7 +1860,7 @@ def _session_cookies(text: str, at: int) -> _Spans:
 # An email address: a local part that starts a word, `@`, a domain with a dot and a
 # letters-only last label. `_find_email` finds its matches from each `@`.
 _EMAIL_DOMAIN = _ascii_re(r"@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}")
-_EMAIL_LOCAL = frozenset(string.ascii_letters + string.digits + "._%+-")
+_EMAIL_LOCAL = _ALNUM | frozenset("._%+-")
 _EMAIL = _ascii_re(r"(?<![A-Za-z0-9._%+\-])[A-Za-z0-9._%+\-]+" + _EMAIL_DOMAIN.pattern)
 _ENTROPY_CLASS = r"A-Za-z0-9!#$%&*+\-./:=?@\\^_|~"
 _ENTROPY_RUN = _ascii_re("[" + _ENTROPY_CLASS + "]{" + str(ENTROPY_MIN_RUN) + ",}")
