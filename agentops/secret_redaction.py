@@ -1343,7 +1343,7 @@ _ADJACENT = (
 _ADJACENT_LITERAL = _ascii_re(_ADJACENT.format(wrap=r"\\"))  # after a trailing backslash
 _ADJACENT_IN_PARENS = _ascii_re(_ADJACENT.format(wrap=r"\\?"))  # or a plain line break
 _PAREN_BEFORE = _ascii_re(r"\([ \t]*(?:\r?\n[ \t]*)?\Z")  # what opens a parenthesized string
-_QUOTED_MARKERS = tuple(quote + marker for quote in ('"', "'") for marker in _MARKERS)
+_QUOTED_MARKERS = tuple(m for m in _MARKERS_MAYBE_QUOTED if m[0] in ('"', "'"))
 _MAX_CONTINUED = 16  # literals taken after one value: a bound, not a format
 
 
@@ -1768,8 +1768,9 @@ def _find_keyed_special(text: str, lowered: str) -> _Spans:
         i = text.find("--user", i + 1)
     if flags & {"-p", "-a", "-P", "-w", "-k", "-b"}:
         out.extend(_tool_flag_values(text, lowered))
-    for flag in ("-asplaintext", "--password-stdin") if flags & {"-A", "-p"} else ():
-        out.extend(_flagged_literals(text, lowered, flag))
+    for dash, flag in (("-A", "-asplaintext"), ("-p", "--password-stdin")):
+        if dash in flags:
+            out.extend(_flagged_literals(text, lowered, flag))
     if "-p" in flags and ("mysql" in lowered or "mariadb" in lowered or "sshpass" in lowered):
         for m in _MYSQL_P.finditer(text):
             group = 2 if m.group(2) is not None else 3

@@ -957,3 +957,12 @@ def test_adjacent_literal_limits(text: str) -> None:
 def test_an_unclosed_token_in_quotes_continues_nothing() -> None:
     text = f'"token = "[redacted:keyed-secret "{W2}"'
     assert redact_secret_shapes(text).shapes.count("keyed-secret") <= 1
+
+
+def test_limit_continued_literals_stop_after_sixteen() -> None:
+    # a bound on the work one value can cause, not a format: the 17th continuation stays
+    parts = [f"{W1[:6]}{n:02d}{W2[:6]}" for n in range(18)]
+    text = "API_KEY = " + " ".join(f'"{part}"' for part in parts)
+    out = redact_secret_shapes(text).text
+    assert all(part not in out for part in parts[:17])
+    assert parts[17] in out
