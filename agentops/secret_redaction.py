@@ -2161,9 +2161,9 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
     ),
     _ShapeRule(
         "atlassian-token",
-        "Atlassian API token (ATATT3...)",
-        _at("ATATT3"),
-        r"\bATATT3[A-Za-z0-9_=-]{100,}",
+        "Atlassian API token (ATATT3...) or organization admin key (ATCTT3...)",
+        _at("ATATT3", "ATCTT3"),
+        r"\bAT[AC]TT3[A-Za-z0-9_+/=-]{100,}",
     ),
     _ShapeRule(
         "databricks-token",
@@ -2317,7 +2317,7 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
     _ShapeRule(
         "duffel-token",
         "Duffel API token (duffel_test_/duffel_live_)",
-        (_Anchor("duffel_test_", b64_run=True), _Anchor("duffel_live_", b64_run=True)),
+        (_Anchor("duffel_test_", b64_run=True), _Anchor("duffel_live_")),
         r"\bduffel_(?:test|live)_[A-Za-z0-9_=-]{43}(?![A-Za-z0-9_=-])",
     ),
     _ShapeRule(
@@ -2552,9 +2552,9 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
     ),
     _ShapeRule(
         "dockerhub-token",
-        "Docker Hub personal access token (dckr_pat_...)",
-        _at("dckr_pat_"),
-        r"\bdckr_pat_[A-Za-z0-9_-]{27}(?![A-Za-z0-9_-])",
+        "Docker Hub personal or organization access token (dckr_pat_/dckr_oat_...)",
+        _at("dckr_pat_", "dckr_oat_"),
+        r"\bdckr_[po]at_[A-Za-z0-9_-]{27,32}(?![A-Za-z0-9_-])",
     ),
     _ShapeRule(
         "replicate-token",
@@ -2597,6 +2597,111 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
         "Dropbox short-lived access token (sl....)",
         (_Anchor("sl.", b64_run=True),),
         r"\bsl\.(?:u\.)?[A-Za-z0-9_=-]{130,}",
+    ),
+    # Formats that GitHub secret scanning lists beyond the gitleaks catalog (vendors' own
+    # documentation for prefixes, alphabets and lengths).
+    _ShapeRule(
+        "tencent-secret-id",
+        "Tencent Cloud SecretId (AKID + 32)",
+        (_Anchor("AKID", 0, 0),),
+        r"\bAKID[A-Za-z0-9]{32}\b",
+    ),
+    _ShapeRule(
+        "scaleway-key",
+        "Scaleway access key (SCW + 17)",
+        # b64_run on a literal holding C, a prefilter stop already: found everywhere at C
+        (_Anchor("SCW", b64_run=True),),
+        r"\bSCW(?=[A-Z]{0,16}[0-9])[A-Z0-9]{17}\b",
+    ),
+    _ShapeRule(
+        "woocommerce-key",
+        "WooCommerce REST consumer key or secret (ck_/cs_ + 40 hex)",
+        _body_after("ck_", "cs_"),
+        r"\bc[ks]_[0-9a-f]{40}\b",
+    ),
+    _ShapeRule(
+        "deno-token",
+        "Deno Deploy personal or organization token (ddp_/ddw_)",
+        _body_after("ddp_", "ddw_"),
+        r"\bdd[pw]_[A-Za-z0-9]{36}\b",
+    ),
+    _ShapeRule(
+        "render-key",
+        "Render API key (rnd_)",
+        _body_after("rnd_"),
+        r"\brnd_[A-Za-z0-9]{32}\b",
+    ),
+    _ShapeRule(
+        "crates-token",
+        "crates.io API token (cio + 32)",
+        (_Anchor("cio", 0, 0),),
+        r"\bcio(?=[A-Za-z]{0,31}[0-9])[A-Za-z0-9]{32}\b",
+    ),
+    _ShapeRule(
+        "mollie-key",
+        "Mollie live or test API key (live_/test_ + 30)",
+        (_Anchor("live_", 0, 5), _Anchor("test_", 0, 5)),
+        r"\b(?:live|test)_(?=[A-Za-z]{0,29}[0-9])[A-Za-z0-9]{30}\b",
+    ),
+    _ShapeRule(
+        "hubspot-token",
+        "HubSpot private app token (pat-na1-/pat-eu1- + UUID)",
+        _at("pat-"),
+        r"\bpat-(?:na|eu)1-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b",
+    ),
+    _ShapeRule(
+        "axiom-token",
+        "Axiom API or personal token (xaat-/xapt- + UUID)",
+        _at("xaat-", "xapt-"),
+        r"\bxa[ap]t-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b",
+    ),
+    _ShapeRule(
+        "launchdarkly-key",
+        "LaunchDarkly API access token or server-side SDK key (api-/sdk- + UUID)",
+        _at("api-", "sdk-"),
+        r"\b(?:api|sdk)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b",
+    ),
+    _ShapeRule(
+        "fcm-server-key",
+        "Firebase Cloud Messaging legacy server key (AAAA<7>:APA91b...)",
+        (_Anchor(":APA91b", -11),),
+        r"(?<![A-Za-z0-9_-])AAAA[A-Za-z0-9_-]{7}:APA91b[A-Za-z0-9_-]{100,}",
+    ),
+    _ShapeRule(
+        "google-refresh-token",
+        "Google OAuth refresh token (1//0...)",
+        _at("1//0"),
+        r"(?<![A-Za-z0-9_/-])1//0[A-Za-z0-9_-]{40,}",
+    ),
+    _ShapeRule(
+        "nvidia-key",
+        "NVIDIA NGC or NIM API key (nvapi- + 64)",
+        _at("nvapi-"),
+        r"\bnvapi-[A-Za-z0-9_-]{64}(?![A-Za-z0-9_-])",
+    ),
+    _ShapeRule(
+        "clickup-token",
+        "ClickUp personal API token (pk_<digits>_<32>)",
+        _at("pk_"),
+        r"\bpk_[0-9]{6,10}_[0-9A-Z]{32}\b",
+    ),
+    _ShapeRule(
+        "azure-function-key",
+        "Azure Functions key in a function URL's code= parameter",
+        _at(".azurewebsites.net/api/"),
+        finder=(lambda rx: lambda text: [m.span(1) for m in rx.finditer(text)])(
+            _ascii_re(
+                r"\.azurewebsites\.net/api/[A-Za-z0-9_./-]{0,200}"  # the function's path
+                r"\?(?:[A-Za-z0-9_.%-]{1,40}=[^&\s\"'#]{0,200}&){0,8}"  # other parameters
+                r"code=([A-Za-z0-9_-]{20,}={0,2})(?![A-Za-z0-9_=-])"  # the key: 20 or more
+            )
+        ),
+    ),
+    _ShapeRule(
+        "zapier-webhook",
+        "Zapier catch-hook URL (the hook's id and key after catch/)",
+        (_Anchor("hooks.zapier.com/hooks/catch/", len("hooks.zapier.com/hooks/catch/")),),
+        r"(?<=hooks\.zapier\.com/hooks/catch/)[0-9]{4,12}/[A-Za-z0-9]{5,12}(?![A-Za-z0-9])",
     ),
     _ShapeRule(
         "nuget-config-password",

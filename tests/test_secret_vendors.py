@@ -27,6 +27,7 @@ ALPHABETS = {
     "ALPHA": string.ascii_letters,
     "HEX": "0123456789abcdef",
     "MHEX": "0123456789abcdefABCDEF",
+    "UHEX": "0123456789ABCDEF",
     "DIG": string.digits,
     "URL": string.ascii_letters + string.digits + "-_",
     "EQURL": string.ascii_letters + string.digits + "=_-",
@@ -124,7 +125,25 @@ TOKENS: dict[str, list[str]] = {
     "amazon-mws-token": ["amzn" + ".mws.UUID"],
     "circleci-token": ["CCIPAT_" + "{AN 22}_{HEX 40}"],
     "twitch-token": ["oauth:" + "{LAN 30}"],
+    # formats GitHub secret scanning lists beyond the gitleaks catalog
+    "atlassian-token": ["ATCTT3" + "xFfGN0{EQURL 170}=" + "{UHEX 8}"],
+    "tencent-secret-id": ["AKID" + "{AN 32}"],
+    "scaleway-key": ["SCW" + "{UAN 17}"],
+    "woocommerce-key": ["ck_" + "{HEX 40}", "cs_" + "{HEX 40}"],
+    "deno-token": ["ddp_" + "{AN 36}", "ddw_" + "{AN 36}"],
+    "render-key": ["rnd_" + "{AN 32}"],
+    "crates-token": ["cio" + "{AN 32}"],
+    "mollie-key": ["live_" + "{AN 30}", "test_" + "{AN 30}"],
+    "hubspot-token": ["pat-" + "na1-UUID", "pat-" + "eu1-UUID"],
+    "axiom-token": ["xaat-" + "UUID", "xapt-" + "UUID"],
+    "launchdarkly-key": ["api-" + "UUID", "sdk-" + "UUID"],
+    "fcm-server-key": ["AAAA" + "{URL 7}:APA91b{URL 134}"],
+    "google-refresh-token": ["1//0" + "{URL 99}"],
+    "nvidia-key": ["nvapi-" + "{URL 64}"],
+    "clickup-token": ["pk_" + "{DIG 8}_{UAN 32}"],
 }
+TOKENS["dockerhub-token"].append("dckr_oat_" + "{URL 32}")
+TOKENS["duffel-token"].append("duffel_live_" + "{EQURL 43}")
 
 # Contexts a token is pasted in; the token must not take any character of its neighbours.
 CONTEXTS = (
@@ -172,7 +191,8 @@ def test_every_new_record_has_samples_here() -> None:
     vendor_from = names.index("onepassword-secret-key")
     keyed = {name for name in names if name.endswith("-keyed")}
     pinned = set(TOKENS) | set(KEYED_SAMPLES) | {"gitlab-session", "teams-webhook"}
-    pinned |= {"nuget-config-password", "kubernetes-secret"}
+    pinned |= {"nuget-config-password", "kubernetes-secret", "azure-function-key"}
+    pinned |= {"zapier-webhook"}
     assert set(names[vendor_from:]) - keyed <= pinned
     assert keyed <= set(KEYED_SAMPLES)
 
@@ -198,6 +218,22 @@ def test_teams_webhook_keeps_the_host() -> None:
     assert redact_secret_shapes(text).text == (
         "curl -X POST https://contoso.webhook.office.com/[redacted:teams-webhook] -d @msg.json"
     )
+
+
+def test_azure_function_key_keeps_the_url() -> None:
+    key = render("{URL 54}", 6) + "=="
+    url = "https://contoso-fn.azurewebsites.net/api/HttpTrigger1?code="
+    text = f"curl '{url}{key}&name=x'"
+    assert redact_secret_shapes(text).text == f"curl '{url}[redacted:azure-function-key]&name=x'"
+    other = "https://contoso-fn.azurewebsites.net/api/Fn?name=x&code="
+    assert redact_secret_shapes(other + key).text == other + "[redacted:azure-function-key]"
+
+
+def test_zapier_webhook_keeps_the_host() -> None:
+    hook = "https://hooks.zapier.com/hooks/catch/"
+    path = render("{DIG 8}/{LAN 7}", 7)
+    text = f"ZAP_URL={hook}{path}/"
+    assert redact_secret_shapes(text).text == f"ZAP_URL={hook}[redacted:zapier-webhook]/"
 
 
 def test_nuget_config_password() -> None:
@@ -423,6 +459,20 @@ WRONG_SHAPE = [
     ("circleci-token", "CCIPAT_" + render("{AN 22}_{HEX 39}", 1)),
     ("twitch-token", "oauth:" + render("{LAN 29}", 1)),
     ("twitch-token", "oauth:" + "authorizationcodegrantflowfor"),
+    ("tencent-secret-id", "AKID" + render("{AN 31}", 1)),
+    ("scaleway-key", "SCW" + render("{LAN 17}", 1)),
+    ("woocommerce-key", "ck_" + render("{AN 40}", 1)),
+    ("deno-token", "ddx_" + render("{AN 36}", 1)),
+    ("crates-token", "cio" + "abcdefghijklmnopqrstuvwxyzABCDEF"),
+    ("mollie-key", "live_" + render("{AN 31}", 1)),
+    ("hubspot-token", "pat-" + "na9-" + uuid(1)),
+    ("launchdarkly-key", "api-" + uuid(1)[:-1]),
+    ("fcm-server-key", "AAAA" + render("{URL 7}:APA91c{URL 134}", 1)),
+    ("google-refresh-token", "1//0" + render("{URL 20}", 1)),
+    ("nvidia-key", "nvapi-" + render("{URL 63}", 1)),
+    ("clickup-token", "pk_" + render("{DIG 8}_{LAN 32}", 1)),
+    ("azure-function-key", "https://x.azurewebsites.net/api/Fn?code=" + "short"),
+    ("zapier-webhook", "https://hooks.zapier.com/hooks/" + "catch/"),
 ]
 
 
@@ -490,10 +540,11 @@ def test_a_vendor_word_under_the_run_gate_is_looked_for_on_lines_holding_a_run()
 
 def test_b64_gated_records_keep_their_promise() -> None:
     # a literal looked for only beside a 32-character base64 run: every sample holds one
+    # (a literal holding a character the prefilter stops at anyway is looked for everywhere)
     run = re.compile(r"[A-Za-z0-9+/]{32}")
     for shape, specs in TOKENS.items():
         rule = sr._VENDOR_RULES[_index(shape)]
-        gated = {a.literal for a in rule.anchors if a.b64_run}
+        gated = {a.literal for a in rule.anchors if a.b64_run} - sr._SHARED_STOP_LITERALS
         for spec in specs:
             token = token_of(spec, 11)
             if any(lit in token for lit in gated):
