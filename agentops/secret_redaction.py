@@ -135,8 +135,9 @@ Display:
   short dotted value (`K.jZ_0`), a name and a bracket that does not close on
   its line, one dictionary-looking word (`"coyote"`), a placeholder-looking
   literal (`"test"`, `"password1"`), a lowercase word and one digit
-  (`"sunshine1"`), typed filler of ascending runs (`abc123def456`), lowercase
-  words (`correct-horse-battery`, read as a resource name), a path, a URL, or
+  (`"sunshine1"`), typed filler of ascending runs (`abc123def456`), two
+  lowercase words (`horse-battery`, read as a resource name; three or more are a
+  passphrase), a path, a URL, or
   a value starting with `$`/`{`/`%(`/`!tag` passes; a first-argument pair
   under 8 characters passes; an unterminated quote gives no value; a key split
   from its value across lines (YAML block scalars) passes; a key whose first
@@ -1012,7 +1013,9 @@ def _find_long_b64_storage(text: str) -> _Spans:
 #    keyword before a string (`{:password "v"}`), a CLI flag and its argument
 #    (`--password v`), a `.netrc` `password v`, a Dockerfile `ENV KEY v`, a `set` or
 #    `config` command, SQL `WITH PASSWORD 'v'`, an XML attribute pair (`key="K"
-#    value="v"`), a fallback (`X || 'v'`) or a shell default (`${X:-v}`). Where no key
+#    value="v"`), a fallback (`X || 'v'`) or a shell default (`${X:-v}`), a directive
+#    (`#define K "v"`, `SetEnv K v`, `proxy_set_header K v`), a `password v` line alone,
+#    `||=` and `??=`, a C array `K[] = "v"` or a Perl `$ENV{K} = 'v'`. Where no key
 #    stands in front, the syntax marks the value: `curl -u user:v`, a tool's password
 #    flag on the line that runs the tool, `.pgpass` lines, `IDENTIFIED BY 'v'`, session
 #    cookies, the second literal given to a login or credential call, a literal that a
@@ -1039,9 +1042,9 @@ def _find_long_b64_storage(text: str) -> _Spans:
 _KEYED_TAIL = r"""
     (?:[_-]?(?:[0-9]+|base|value))?       # DB_PASSWORD2, SECRET_KEY_BASE, token_value
     (?![a-z0-9]|[_.-][a-z0-9])            # the noun ends the key
-    (?P<close>["'`]?\]?)                  # "password": / ['password'] =
+    (?P<close>["'`]?[\]}]?|\[[0-9]{0,6}\])  # "password": / ['password'] = / $ENV{KEY} / key[]
     [ \t]*
-    (?P<sep>:=|\?=|=>|<-|=(?![=>~])|:(?![:=/\\])|,|>|\((?=["'])|(?=[ \t])
+    (?P<sep>:=|\?\?=|\|\|=|\?=|=>|<-|=(?![=>~])|:(?![:=/\\])|,|>|\((?=["'])|(?=[ \t])
       |\r?\n(?=[ \t]+value:))              # Kubernetes env: `- name: K` / `value: v`
     [ \t]*                                # blanks before the value
 """
@@ -1118,6 +1121,7 @@ _NOT_A_SECRET_VALUE = _ascii_re(
     | \A(?:/|\./|\.\./|~/)(?:[a-z0-9_.-]*|[A-Za-z0-9_.-]{1,15})\Z   # /run, ~/.netrc, /Users
     | \A[A-Za-z0-9_-]+\.(?:json|jsonl|ya?ml|toml|ini|txt|pem|key|crt|env|cfg|conf|py)\Z
     | \A[a-z]+(?:[-_.][a-z]+)+\Z                            # a resource name: postgres-auth
+    | \A[a-z0-9_-]+(?:/[a-z0-9_.-]+){2,}(?::[a-z0-9_]+)?\Z   # a vault path: secret/data/app
     | \A[a-z]{3,10}[0-9]\Z                                  # an example password: sunshine1
     | \A(?:sha|md|aes|rsa|des|utf|ucs|base|argon|pbkdf|scrypt|blake|crc|hs|rs|es|ps|ed
         |secp|prime|ipv|http|tls|ssl|latin|cp|iso|win|x)[0-9]{1,5}(?:id|i|d|k1|r1)?\Z  # ed25519
@@ -1128,7 +1132,7 @@ _PLACEHOLDER_PART = _ascii_re(
 )  # on lower-cased text
 # A reference or template, read at the start of the value.
 _REFERENCE = _ascii_re(
-    r"\$|![A-Za-z]+(?:\s|\Z)|%\(|%[A-Za-z_][A-Za-z0-9_]*%|\{\{|\{%|\{[A-Za-z_]|#\{|<%|@\{|\[\["
+    r"\$|:[A-Za-z_]|![A-Za-z]+(?:\s|\Z)|%\(|%[A-Za-z_][A-Za-z0-9_]*%|\{\{|\{%|\{[A-Za-z_]|#\{|<%|@\{|\[\["
 )
 _IDENT = _ascii_re(r"[A-Za-z_][A-Za-z0-9_]*")
 _NAMES_A_KEY = re.compile(
@@ -1150,7 +1154,7 @@ _CMDLET = _ascii_re(
     r"(?:Get|Set|New|Read|Write|ConvertTo|ConvertFrom|Invoke|Import|Export|Select|Join|Resolve"
     r"|Test|Out|Add)-[A-Z][A-Za-z]+"
 )  # a PowerShell Verb-Noun command
-_TYPE_LIKE = _ascii_re(r"(?:[A-Z][A-Za-z]*|str|string|bytes|int|bool|any|object|number)\??")
+_TYPE_LIKE = _ascii_re(r"(?:[A-Z][A-Za-z]*|str|string|bytes|int|bool|any|object|number)[?!]?")
 # A .netrc entry starts its line, or a string that holds the file (a tool result in JSON).
 _NETRC = re.compile(r"(?:^|[\"'])[ \t]*(?:machine[ \t]|default\b)", re.ASCII | re.MULTILINE)
 # A type annotation or property accessor between a key and its `=` (TypeScript, Python,
@@ -1161,6 +1165,10 @@ _TYPED_ASSIGN = _ascii_re(
     r"(?:[ \t]+=|=(?=[ \t]*[\"'`]))(?!=)[ \t]*"  # `T = v` or `T="v"`: YAML `k: Ab_=x` is a value
 )
 _MARKERS = ("[redacted:", "<REDACTED:")
+_STRING_PREFIXES = tuple(p + q for p in "@bBrR" for q in "\"'")  # @"v" b'v' r"v"
+# Escapes a Java .properties value holds (`\=`, `\:`): they continue an unquoted value. (Not
+# `\\`: inside a JSON string it escapes the next escape, which may be a line's end.)
+_PROPERTY_ESCAPES = ("\\=", "\\:")
 _MARKERS_MAYBE_QUOTED = tuple(
     quote + marker for quote in ("", "'", '"', "`") for marker in _MARKERS
 )
@@ -1229,8 +1237,10 @@ def _is_placeholder(value: str, key_noun: str) -> bool:
     lowered = bare.lower()
     if _PLACEHOLDER_PART.search(lowered):  # also "[redacted:"
         return True
-    if bare.endswith(_ELIDED) or _URL_MARK in bare or _NOT_A_SECRET_VALUE.match(bare):
-        return True  # @@SECRET@@, sk-..., /run/secrets/db, op://vault/item, db.json
+    if any(mark in bare for mark in _ELIDED) or _URL_MARK in bare:
+        return True  # sk-..., sk-...abcd (a masked display form), op://vault/item
+    if _NOT_A_SECRET_VALUE.match(bare) and not _passphrase(bare):
+        return True  # @@SECRET@@, /run/secrets/db, db.json, postgres-auth
     if (bare.isdigit() and len(bare) < 8) or _VERSION_LIKE.fullmatch(bare):
         return True  # a port, a count, a version or an OID
     if bare.isalpha() and (bare.islower() or bare.isupper() or bare.istitle() or len(bare) < 10):
@@ -1249,6 +1259,31 @@ def _is_placeholder(value: str, key_noun: str) -> bool:
     if not bare.isalpha() and not bare.isdigit() and _ascending_runs(bare):
         return True  # abc123def456, 123456789abc: typed filler
     return lowered.replace("_", "").replace("-", "") in (key_noun, key_noun + "s")
+
+
+# A diceware-style passphrase: three or more lower-case words of three letters or more, one
+# separator between them, a number at the end allowed (`lantern-quiver-maple-42`).
+_PASSPHRASE = _ascii_re(
+    r"[a-z]{3,}(?P<sep>[-_.])[a-z]{3,}(?:(?P=sep)[a-z]{3,})+(?:(?P=sep)?[0-9]{1,4})?"
+)
+# First words of a dotted path that is code, not a phrase (`self.config.value`).
+_CODE_ROOTS = frozenset(
+    (
+        *("self", "this", "cls", "config", "conf", "cfg", "settings", "env", "environ"),
+        *("process", "options", "opts", "args", "params", "props", "state", "request"),
+        *("req", "ctx", "context", "app", "window", "document", "data", "vars", "values"),
+        *("module", "exports", "secrets", "credentials", "vault", "spring", "java", "com"),
+    )
+)
+
+
+def _passphrase(value: str) -> bool:
+    """Words joined by one separator that no resource name or code path would be: three or
+    more, none a credential or placeholder word, not rooted at a code object."""
+    if _PASSPHRASE.fullmatch(value) is None or _NAMES_A_CREDENTIAL.search(value):
+        return False
+    words = re.split(r"[-_.]", value)
+    return words[0] not in _CODE_ROOTS and not any(_placeholder_word(w) for w in words)
 
 
 def _ascending_runs(value: str) -> bool:
@@ -1297,8 +1332,15 @@ def _is_code(
     if following.startswith(("(", "[", ".", "->", "::", "{")) or value.endswith("."):
         return True  # get_token(), request.form['password'], a.b
     dotted = "." in value or "::" in value or "->" in value
-    if dotted and _DOTTED.fullmatch(value) and not any(ch.isdigit() for ch in value.split(".")[0]):
+    if (
+        dotted
+        and _DOTTED.fullmatch(value, 0, len(value) - value.endswith("!"))  # TypeScript's x.y!
+        and not any(ch.isdigit() for ch in value.split(".")[0])
+        and (spaced or not _passphrase(value))  # unspaced, a dotted passphrase is a value
+    ):
         return True
+    if sep == ":" and value.endswith("!") and _TYPE_LIKE.fullmatch(value):
+        return True  # GraphQL: password: String!
     if ident:
         if ("_" in value or value.isalpha()) and _NAMES_A_CREDENTIAL.search(lowered):
             return True  # password=KEY_PASSWORD, authkey=authkey, pwd=getpass_unicode (not X7pwQ)
@@ -1431,8 +1473,8 @@ def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int
     if not _noun_at_boundary(text, lowered, head, noun):
         return None
     key_quoted = close[:1] in ('"', "'", "`")
-    if sep in ("?=", "<-"):
-        sep = "="  # Makefile: API_KEY ?= v; R: api_key <- "v"
+    if sep in ("?=", "<-", "??=", "||="):
+        sep = "="  # Makefile: API_KEY ?= v; R: api_key <- "v"; Ruby, JS: KEY ||= "v"
     elif sep[-1:] == "\n":
         line_start = text.rfind("\n", max(0, key_start - 64), key_start) + 1
         named = _K8S_NAME.fullmatch(text, line_start, key_start - (1 if key_quoted else 0))
@@ -1512,6 +1554,8 @@ def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int
         pos = paren.end() if paren is not None else pos
     if text.startswith("--", pos):
         return None  # the next CLI flag, not a value
+    if sep != "," and text.startswith(_STRING_PREFIXES, pos):
+        pos += 1  # C# @"v", Python b"v" and r"v" assigned: the literal starts at its quote
     span = _value_span(text, pos)
     if span is None:
         return None
@@ -1580,7 +1624,7 @@ _NEXT_PAIR = _ascii_re(r"[;&,][ \t]?[A-Za-z_][A-Za-z0-9_-]*=")
 _PAIR_START = _ascii_re(r"[A-Za-z_][A-Za-z0-9_-]*=")
 # A call's or an index's brackets, two levels deep, on one line.
 _BRACKETS = _ascii_re(r"\((?:[^()\n]|\([^()\n]*\))*\)|\[(?:[^\[\]\n]|\[[^\[\]\n]*\])*\]")
-_NAME_CHAIN = _ascii_re(r"[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)*")
+_NAME_CHAIN = _ascii_re(r"[A-Za-z_$][A-Za-z0-9_$]*(?:(?:\.|::)[A-Za-z_$][A-Za-z0-9_$]*)*")
 
 
 def _unquoted_extent(
@@ -1644,7 +1688,10 @@ def _value_span(text: str, pos: int) -> tuple[int, int] | None:
         if text.startswith(text[pos] * 3, pos):
             return None  # a triple-quoted block
         return _quoted_value(text, pos)
-    stop = _VALUE_END.search(text, pos, pos + _MAX_VALUE + 1)
+    limit = pos + _MAX_VALUE + 1
+    stop = _VALUE_END.search(text, pos, limit)
+    while stop is not None and text.startswith(_PROPERTY_ESCAPES, stop.start()):
+        stop = _VALUE_END.search(text, stop.start() + 2, limit)
     if stop is None and pos + _MAX_VALUE < len(text):
         return None  # no delimiter within reach: not a value (and no quadratic scan)
     b = stop.start() if stop else len(text)
@@ -1669,6 +1716,11 @@ def _spaced_assignment(text: str, lowered: str, key_start: int, head_start: int,
         len(before) <= 4 or before[-5 if before.endswith("env") else -6] in " \t>"
     ):
         return True
+    if before.endswith(_DIRECTIVE_ENDS) and _DIRECTIVE.search(before):
+        return True  # `#define KEY "v"`, Apache `SetEnv KEY v`, nginx `proxy_set_header K v`
+    if not before and noun in ("password", "passwd") and key_start == head_start:
+        # msmtp, fetchmail: `password v` alone on its line (prose holds more words)
+        return _LONE_VALUE.match(text, key_start + len(noun)) is not None
     near = max(line_start, key_start - 256)  # bounded: a long line costs one window per key
     window = lowered[near:key_start]  # each search below needs one of its words in it
     if ("set" in window or "config" in window) and _SET_COMMAND.search(lowered, near, key_start):
@@ -1678,6 +1730,13 @@ def _spaced_assignment(text: str, lowered: str, key_start: int, head_start: int,
     return not before and lowered.startswith(("requirepass", "masterauth"), key_start)  # redis
 
 
+# Directives that take a name and its value, as the words before the key on its line.
+_DIRECTIVE = _ascii_re(
+    r"(?:\A|[ \t;{>])(?:\#[ \t]*define|setenv|proxy_set_header|add_header"
+    r"|(?:fastcgi|uwsgi|scgi)_param)\Z"
+)
+_DIRECTIVE_ENDS = ("define", "setenv", "header", "_param")  # a cheap test before the regex
+_LONE_VALUE = _ascii_re(r"[ \t]+[^\s\"'`]+[ \t]*(?:\r?\n|\Z)")
 # `set`/`config` commands that take a key and its value: `dotnet user-secrets set "S:Key" v`,
 # `npm config set //host/:_authToken v`, `git config --global hub.token v`, `gh secret set K`.
 _SET_COMMAND = _ascii_re(

@@ -394,7 +394,7 @@ def test_never_raises_and_converges(text: str) -> None:
     "text",
     [
         'password = "sunshine1"',  # LIMIT: a word and a digit reads as an example password
-        "DB_PASSWORD=correct-horse-battery",  # LIMIT: lowercase words read as a resource name
+        "DB_PASSWORD=horse-battery",  # LIMIT: two lowercase words read as a resource name
         'password = "coyote"',  # LIMIT: one dictionary-looking word
         "password: |\n  Xk29pq77Lm\n",  # LIMIT: a YAML block scalar's value is on later lines
         'password = "$2b$12$abcdefghijk"',  # LIMIT: a value starting with $ reads as a reference
@@ -966,3 +966,99 @@ def test_limit_continued_literals_stop_after_sixteen() -> None:
     out = redact_secret_shapes(text).text
     assert all(part not in out for part in parts[:17])
     assert parts[17] in out
+
+
+# ------------------------------------------------------------------------------------------
+# Passphrases, directives and escapes (an independent corpus's misses, in syntaxes of our own)
+# ------------------------------------------------------------------------------------------
+
+PHRASE = "-".join(("lantern", "quiver", "maple", "orbit"))
+PASSPHRASE_SYNTAXES = [
+    ("dotenv", "DB_PASSWORD={p}"),
+    ("yaml-quoted", 'adminPassword: "{p}"'),
+    ("xml-element", "<password>{p}</password>"),
+    ("xml-attribute", '<Resource username="app" password="{p}" />'),
+    ("odbc", "Server=db;UID=app;PWD={p};"),
+    ("systemd", "Environment=REDIS_PASSWORD={p}"),
+    ("ini-colon", "[api]\nsecret: {p}"),
+    ("helm-set", "helm upgrade x --set auth.rootPassword={p}"),
+    ("logfmt", 'level=info msg="ok" password={p} path=/x'),
+    ("rust-const", 'const API_TOKEN: &str = "{p}";'),
+    ("pgpass", "db.internal:5432:*:app:{p}"),
+]
+
+
+@pytest.mark.parametrize("separator", ["-", "_", "."])
+@pytest.mark.parametrize(("syntax", "template"), PASSPHRASE_SYNTAXES)
+def test_a_passphrase_of_words_is_a_secret(syntax: str, template: str, separator: str) -> None:
+    phrase = PHRASE.replace("-", separator)
+    out = redact_secret_shapes(template.format(p=phrase))
+    assert phrase not in out.text and out.shapes, (syntax, out.text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "secretName: postgres-auth",  # two words: a resource's name
+        "existing_secret: db-credentials",
+        "password_secret: grafana-admin-password",  # a credential word: a name
+        'token = "your-token-here"',
+        "password = self.config.value",  # spaced, dotted, unquoted: code
+        "api_key = settings.stripe.live",
+        "password: example-only-value",
+    ],
+)
+def test_names_and_code_shaped_like_passphrases_are_not(text: str) -> None:
+    assert redact_secret_shapes(text) == (text, ())
+
+
+DIRECTIVE_SYNTAXES = [
+    ("c-array", 'const char ADMIN_PASSWORD[] = "{v}";'),
+    ("c-sized-array", 'static char api_key[33] = "{v}";'),
+    ("c-define", '#define CLIENT_SECRET "{v}"'),
+    ("perl-hash", "$ENV{{REDIS_PASSWORD}} = '{v}';"),
+    ("ruby-or-assign", "ENV['AUTH_TOKEN'] ||= '{v}'"),
+    ("js-nullish-assign", "config.apiKey ??= '{v}';"),
+    ("csharp-verbatim", 'public static readonly string ApiToken = @"{v}";'),
+    ("python-bytes", 'SECRET_KEY = b"{v}"'),
+    ("apache-setenv", "<VirtualHost *:443>\n    SetEnv API_SECRET {v}\n</VirtualHost>"),
+    ("csh-setenv", "setenv DB_PASSWORD {v}"),
+    ("nginx-header", "    proxy_set_header X-Api-Key {v};"),
+    ("nginx-bearer", '    proxy_set_header Authorization "Bearer {v}";'),
+    ("apache-header", '    RequestHeader set X-Api-Key "{v}"'),
+    ("msmtp", "account default\nhost smtp.example.com\nuser a@example.com\npassword {v}"),
+    ("properties-escaped", "db.password={e}\ndb.user=app"),
+    ("json-escaped-quote", '{{"password": "{q}", "n": 1}}'),
+]
+
+
+@pytest.mark.parametrize(("syntax", "template"), DIRECTIVE_SYNTAXES)
+def test_directive_and_escape_syntaxes(syntax: str, template: str) -> None:
+    v = "Qm7" + "vX2pL9" + "kR4tW8"
+    e = "Qm7" + "vX\\=2pL9\\:kR4tW8"  # Java properties escape `=` and `:`
+    q = "Qm7" + 'vX2p\\"L9kR4tW8'  # JSON escapes a quote inside the value
+    out = redact_secret_shapes(template.format(v=v, e=e, q=q))
+    assert "vX2p" not in out.text and "kR4tW8" not in out.text, (syntax, out.text)
+    assert out.shapes, syntax
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "api_key=sk-...abcd",  # elided in the middle: a masked display form
+        'token: "ghp_...9f2c"',
+        "webhookSecret: process.env.WEBHOOK_SECRET!,",  # TypeScript's non-null assertion
+        "input LoginInput {\n  email: String!\n  password: String!\n}",  # GraphQL types
+        "DELETE FROM sessions WHERE session_token = :token;",  # a SQL bind parameter
+        "access_token: \"{{ lookup('hashi_vault', 'secret=secret/data/app:password') }}\"",
+        'let consumer_secret = std::env::var("CONSUMER_SECRET")?;',
+        "#define PASSWORD_MAX_LENGTH 64",
+        "proxy_set_header Authorization $http_authorization;",
+        "setenv PASSWORD_FILE /run/secrets/db",
+        "password is required",
+        "password reset link sent to the user",
+        'RULES = [("api-token", r"\\b[0-9a-f]{32}(?:-[0-9]+)?\\b")]',  # a raw string in a pair
+    ],
+)
+def test_masks_references_and_types_stay(text: str) -> None:
+    assert redact_secret_shapes(text) == (text, ())
