@@ -169,7 +169,9 @@ Display:
   a key.
 - Placeholder-looking URL passwords (under 8 characters, no letter, or
   digit-free words / one letter case) pass `url-credentials`; database URIs
-  redact any password.
+  redact any password but a placeholder word (`password`, `<password>`, `****`,
+  `changeme`) or a reference (`$PGPASSWORD`, `{password}`), so a weak real
+  password that is also a placeholder word (`test`, `123456`) passes.
 - ASCII-only semantics: non-ASCII whitespace neither ends a URL context nor a
   database-URI host.
 - `redact_json_like` leaves values that are not dicts, lists, tuples or
@@ -530,7 +532,7 @@ def _find_db_uri(text: str) -> _Spans:
         end = -1
         if start != -1:
             m2 = pw_stop.find(colon + 1)
-            if m2 > colon + 1 and m2 < n and text[m2] == "@":
+            if m2 > colon + 1 and m2 < n and text[m2] == "@" and _holds_a_password(text, colon, m2):
                 h = host_stop.find(m2 + 1)
                 if h > m2 + 1:
                     end = h
@@ -539,6 +541,14 @@ def _find_db_uri(text: str) -> _Spans:
         # A span ends at whitespace, a quote or a bracket, so no scheme word straddles it.
         m = _DB_AFTER.search(text, end if end != -1 else q + 1)
     return out
+
+
+def _holds_a_password(text: str, colon: int, at: int) -> bool:
+    """The password between a database URI's `:` and `@` is not a placeholder (`password`,
+    `<password>`, `****`, `changeme`; the key-name layer's list) or a reference (`$PGPASSWORD`,
+    `${DB_PASSWORD}`, `{password}`, `%(password)s`)."""
+    password = text[colon + 1 : at]
+    return not (_placeholder_word(password) or _REFERENCE.match(password))
 
 
 _SCHEME_CH = frozenset(string.ascii_letters + string.digits + "+.-")

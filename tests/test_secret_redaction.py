@@ -2405,3 +2405,34 @@ def _grow_right_by_characters(text: str, b: int) -> int:
 def test_growth_to_the_right_is_the_character_walk(text: str) -> None:
     for at in range(len(text) + 1):
         assert sr._grow_right(text, at) == _grow_right_by_characters(text, at), at
+
+
+# A database URI whose password is a placeholder or a reference holds no credential.
+DB_URI_PLACEHOLDERS = [
+    "postgres://user:password@localhost:5432/wordpress",
+    "mongodb+srv://<username>:<password>@cluster0.example.net/",
+    "mysql://root:****@db/app_production",
+    "amqp://guest:pass@localhost:5672/",
+    "DATABASE_URL=postgresql://USER:PASSWORD@HOST:PORT/DATABASE",
+    "redis://:changeme@localhost:6379",
+    'psql "postgresql://app:$PGPASSWORD@db.internal/app"',
+    'dsn = f"postgresql://{user}:{password}@{host}/{db}"',
+    "postgres://app:${DB_PASSWORD}@db/app",
+    "postgres://app:%(password)s@db/app",
+    "mysql://app:your_password@db/app",
+    "mongodb://admin:<%= @db_password %>@db/app",
+]
+
+
+@pytest.mark.parametrize("text", DB_URI_PLACEHOLDERS)
+def test_a_database_uri_with_a_placeholder_password_stays(text: str) -> None:
+    assert redact(text) == (text, ())
+
+
+@pytest.mark.parametrize(
+    "password",
+    ["postgres", "pw", "p", "root", "S3cretPw", "hunter2hunter", "admin123"],
+)
+def test_a_database_uri_with_any_other_password_is_redacted(password: str) -> None:
+    text = "postgresql://postgres:" + password + "@localhost/shop_test"
+    assert redact(text) == ("[redacted:db-uri-creds]", ("db-uri-creds",))
