@@ -143,9 +143,9 @@ Display:
   from its value across lines (YAML block scalars) passes; a key whose first
   word is an action (`hash_password`, `showPassword`) is read as code. A
   password passed as a third positional argument (`new PDO($dsn, 'u', 'v')`,
-  `getConnection(url, "u", "v")`), a Terraform variable's `default`, a Redis
-  ACL `>password` rule and a `.pgpass` line whose port is not 2 to 5 digits
-  or `*` pass.
+  `getConnection(url, "u", "v")`), a Terraform variable's `default` past 512
+  characters into its block or after a nested block, a Redis ACL `>password`
+  rule and a `.pgpass` line whose port is not 2 to 5 digits or `*` pass.
 - Vendor formats known only by a vendor's word pass when the word is not right
   before the value (a bare Okta `00...` token), and a prefixed key whose body
   is a run of the alphabet (`NRAK-ABCDEFGHIJ...`) is read as a placeholder.
@@ -1025,7 +1025,8 @@ def _find_long_b64_storage(text: str) -> _Spans:
 #    `config` command, SQL `WITH PASSWORD 'v'`, an XML attribute pair (`key="K"
 #    value="v"`), a fallback (`X || 'v'`) or a shell default (`${X:-v}`), a directive
 #    (`#define K "v"`, `SetEnv K v`, `proxy_set_header K v`), a `password v` line alone,
-#    `||=` and `??=`, a C array `K[] = "v"` or a Perl `$ENV{K} = 'v'`. Where no key
+#    `||=` and `??=`, a C array `K[] = "v"`, a Perl `$ENV{K} = 'v'`, a Terraform
+#    `variable "K" { default = "v" }` or `config("K", default="v")`. Where no key
 #    stands in front, the syntax marks the value: `curl -u user:v`, a tool's password
 #    flag on the line that runs the tool, `.pgpass` lines, `IDENTIFIED BY 'v'`, session
 #    cookies, the second literal given to a login or credential call, a literal that a
@@ -1533,6 +1534,15 @@ def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int
         return None  # AUTH=CRAM-MD5 names a mode; Docker "auth" has its own rule; _auth holds one
     if sep == "," and not (key_quoted and text[: key_start - 1].rstrip(" \t").endswith("(")):
         return None  # only a first argument pair: ("KEY", "value")
+    if sep == "," and lowered.startswith("default", pos):
+        default = _DEFAULT_ARGUMENT.match(text, pos)  # config("KEY", default="v")
+        pos = default.end() if default is not None else pos
+    if sep == "" and key_quoted and lowered.endswith("variable ", 0, key_start - 1):
+        block = _TERRAFORM_DEFAULT.match(text, pos)  # variable "db_password" { default = "v" }
+        if block is None:
+            return None
+        pos = block.end()
+        sep = "="
     edn = sep == "" and text[key_start - 1 : key_start] == ":" and text.startswith('"', pos)
     if edn and (key_start < 2 or text[key_start - 2] in " \t\n{[(,"):
         sep = "="  # EDN, Clojure: {:password "v"}, a keyword and a string
@@ -1753,6 +1763,9 @@ _SET_COMMAND = _ascii_re(
     r"(?:\bset(?:[ \t]+--?[a-z]+)*"  # fish: `set -gx KEY v`, `set --export KEY v`
     r"|\bconfig(?:[ \t]+--(?:global|local|system|user))?)[ \t]+[\"']?[a-z0-9_.:/@-]*\Z"
 )
+_DEFAULT_ARGUMENT = _ascii_re(r"default[ \t]*=[ \t]*")
+# A Terraform variable block's default, before any nested block closes it (bounded).
+_TERRAFORM_DEFAULT = _ascii_re(r"\{[^{}]{0,512}?\bdefault[ \t]*=[ \t]*(?=[\"'])")
 _SQL_ROLE = _ascii_re(r"\b(?:create|alter)[ \t]+(?:user|role|login)\b")  # ... WITH PASSWORD 'v'
 _SQL_FOR = _ascii_re(r"for[ \t]+[^\s=]+[ \t]*=[ \t]*(?:password\((?=[\"']))?")  # FOR 'u'@'h' =
 _BODY_FLAG = _ascii_re(r"(?:--body|-b)(?:[ \t]+|=|(?=[\"']))")
@@ -1783,6 +1796,7 @@ def _second_literal(text: str, at: int) -> tuple[int, int] | None:
 
 
 _CURL_USER = _ascii_re(r"(?:-u|--user)(?:[ \t]+|=)?([\"']?)[^\s:\"'`]*:([^\s\"'`),;]+)\1")
+_ATTACHED_P_TOOLS = ("mysql", "mariadb", "sshpass", "7z")  # tools that take `-pPASSWORD`
 _MYSQL_P = _ascii_re(r"(?<=\s)-p(?:[ \t]*([\"'])([^\s\"']+)\1|([^\s\"'-][^\s\"']*))")
 # host:port:database:user:password, the port 2 to 5 digits or `*`; the gate is the part from
 # the port's colon on, so a clock time (`09:26:53 INFO`) does not start the line scan.
@@ -1840,7 +1854,7 @@ def _find_keyed_special(text: str, lowered: str) -> _Spans:
     for dash, flag in (("-A", "-asplaintext"), ("-p", "--password-stdin")):
         if dash in flags:
             out.extend(_flagged_literals(text, lowered, flag))
-    if "-p" in flags and ("mysql" in lowered or "mariadb" in lowered or "sshpass" in lowered):
+    if "-p" in flags and any(tool in lowered for tool in _ATTACHED_P_TOOLS):
         for m in _MYSQL_P.finditer(text):
             group = 2 if m.group(2) is not None else 3
             value = m.group(group)

@@ -652,8 +652,7 @@ def test_new_negative_unchanged(text: str) -> None:
         # LIMIT: a cookie set from a dict, and a cookie whose name is not session-like
         'r = requests.get(url, cookies={"session": "Xk29pq77Lm"})',
         "Cookie: theme=Xk29pq77Lm",
-        # LIMIT: a Terraform variable's default and a Redis ACL `>password` rule
-        'variable "db_password" {\n  default = "Xk29pq77Lm"\n}',
+        # LIMIT: a Redis ACL `>password` rule
         "user default on >Xk29pq77Lm ~* +@all",
         # LIMIT: a first-argument pair shorter than 8 characters
         'props.put("mail.smtp.password", "D^z1@4");',
@@ -1061,4 +1060,39 @@ def test_directive_and_escape_syntaxes(syntax: str, template: str) -> None:
     ],
 )
 def test_masks_references_and_types_stay(text: str) -> None:
+    assert redact_secret_shapes(text) == (text, ())
+
+
+@pytest.mark.parametrize(
+    "template",
+    [
+        'variable "db_password" {{\n  type = string\n  default   = "{v}"\n  sensitive = true\n}}',
+        'variable "client_secret" {{ default = "{v}" }}',
+        "slack_token = config('SLACK_BOT_TOKEN', default='{v}')",  # python-decouple
+        'secret = env.str("SECRET_KEY", default="{v}")',  # environs
+        "7z a -p{v} backup.7z data/",
+    ],
+)
+def test_defaults_and_archive_passwords(template: str) -> None:
+    v = "Xk29" + "pq77Lm" + "Tz4"
+    out = redact_secret_shapes(template.format(v=v))
+    assert v not in out.text and out.shapes == ("keyed-secret",), out.text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'variable "db_password" {\n  type = string\n}\nresource "x" {\n  default = "Xk29pq77L"\n}',
+        'variable "region" {\n  default = "Xk29pq77LmTz4"\n}',  # not a credential's name
+        # LIMIT: a default past 512 characters into its block is not looked for
+        'variable "db_password" {\n  description = "'
+        + "x" * 520
+        + '"\n  default = "Xk29'
+        + 'pq77LmTz4"\n}',
+        "value = config('API_KEY', default=None)",
+        "7z a -mx=9 backup.7z data/",
+        "mkdir -p build && 7z x a.7z",
+    ],
+)
+def test_defaults_outside_their_block_or_name_stay(text: str) -> None:
     assert redact_secret_shapes(text) == (text, ())
