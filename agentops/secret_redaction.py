@@ -1015,10 +1015,10 @@ def _find_long_b64_storage(text: str) -> _Spans:
 # 1. The KEY's last word is a credential noun: password, passwd, passphrase, pass, pwd, pw,
 #    secret, token, credential(s), creds, auth, authorization, or `key` qualified by api,
 #    access, secret, private, signing, encryption, master, client, account, app, shared,
-#    session, storage, license or subscription (`DB_PASSWORD`, `stripeSecretKey`,
-#    `X-Api-Key`, `SECRET_KEY_BASE`). A key whose last word is anything else names a
-#    property of the secret, not the secret (`PASSWORD_MIN_LENGTH`, `TOKEN_TYPE`,
-#    `api_key_header`, `max_tokens`, `secretKeyRef`).
+#    session, storage, license, subscription, application and a few more, also across one
+#    blank (`DB_PASSWORD`, `stripeSecretKey`, `X-Api-Key`, `SECRET_KEY_BASE`, `API key:`).
+#    A key whose last word is anything else names a property of the secret, not the secret
+#    (`PASSWORD_MIN_LENGTH`, `TOKEN_TYPE`, `api_key_header`, `max_tokens`, `secretKeyRef`).
 # 2. The key is ASSIGNED: `=`, `:`, `:=`, `=>`, `<-` (never `==`, `!=`, `<=`), an EDN
 #    keyword before a string (`{:password "v"}`), a CLI flag and its argument
 #    (`--password v`), a `.netrc` `password v`, a Dockerfile `ENV KEY v`, a `set` or
@@ -1084,6 +1084,7 @@ _KEY_QUALIFIERS = frozenset(
         *("api", "access", "secret", "private", "signing", "encryption", "master", "client"),
         *("account", "app", "shared", "session", "storage", "license", "subscription"),
         *("auth", "hmac", "jwt", "webhook", "ssh", "deploy", "admin", "root", "service"),
+        "application",
     )
 )
 _LONG_NOUNS = frozenset(("password", "passwd", "passphrase", "secret", "token", "credential"))
@@ -1198,7 +1199,8 @@ def _keyed_key_start(text: str, head: int) -> int:
 def _noun_at_boundary(text: str, lowered: str, head: int, noun: str) -> bool:
     """The credential noun at `head` starts a word of the key (or a known compound)."""
     if noun == "key":
-        end = head - 1 if head > 0 and text[head - 1] in "_.-" else head
+        # the qualifier before `_`, `.`, `-` or one blank (`API key: v` in prose and logs)
+        end = head - 1 if head > 0 and text[head - 1] in "_.- " else head
         start = end
         while start > 0 and text[start - 1].isalpha() and end - start < 16:
             start -= 1

@@ -1096,3 +1096,35 @@ def test_defaults_and_archive_passwords(template: str) -> None:
 )
 def test_defaults_outside_their_block_or_name_stay(text: str) -> None:
     assert redact_secret_shapes(text) == (text, ())
+
+
+@pytest.mark.parametrize(
+    "template",
+    [
+        "API key: {v}",
+        "honeycomb api key: {v}",
+        "Secret Key = {v}",
+        "access key: {v}",
+        "BACKBLAZE_B2_APPLICATION_KEY={v}",
+        '{{"applicationKey": "{v}"}}',
+        "DD_APPLICATION_KEY={v}",
+    ],
+)
+def test_a_key_qualified_across_a_space_or_by_application(template: str) -> None:
+    v = "K00" + "5qz4bOJVVdGCx" + "Pw5DWUuJm1FA1mK"
+    out = redact_secret_shapes(template.format(v=v))
+    assert v not in out.text and out.shapes, out.text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "primary key: id",
+        "the api key: see the vault",
+        "api key: YOUR_API_KEY",
+        "sort key = created_at",
+        "api  key: Xk29pq77LmTz4",  # LIMIT: two blanks between the words: not one key
+    ],
+)
+def test_spaced_key_words_that_stay(text: str) -> None:
+    assert redact_secret_shapes(text) == (text, ())
