@@ -1092,6 +1092,7 @@ def test_defaults_and_archive_passwords(template: str) -> None:
         "value = config('API_KEY', default=None)",
         "7z a -mx=9 backup.7z data/",
         "mkdir -p build && 7z x a.7z",
+        "pandoc -pQm7" + "vX2pL9kR4tW8 notes.md",  # an attached -p of a tool that takes none
     ],
 )
 def test_defaults_outside_their_block_or_name_stay(text: str) -> None:
