@@ -113,6 +113,9 @@ Choices
   otherwise only the lines that hold an escape, with one line on each side, are
   decoded and scanned again (the rest of the text is the same decoded or not);
   such windows less than 512 characters apart are scanned as one.
+- Filled-in vendor shapes: a named vendor match whose letters and digits are
+  three quarters or more `x`, `X` or `0` (`ghp_xxxx...`, `sk_live_XXXX...`,
+  `xoxb-0000000000-...-xxxx`) is a documentation placeholder and passes.
 - Speed: the call is gated by a few C-level scans of the input; rules whose
   literals are absent never run, and named rules try their own regular
   expression only where one of their literals occurs. Outputs are those of
@@ -1131,7 +1134,9 @@ _NOT_A_SECRET_VALUE = _ascii_re(
       \A(?:@@|__|%%|\#\#)[A-Za-z0-9_]+(?:@@|__|%%|\#\#)\Z   # a fixture marker @@SECRET@@
     | \A(?:/|\./|\.\./|~/)(?:[a-z0-9_.-]+/)+[A-Za-z0-9_.-]*\Z | \A[A-Za-z]:\\  # a path
     | \A(?:/|\./|\.\./|~/)(?:[a-z0-9_.-]*|[A-Za-z0-9_.-]{1,15})\Z   # /run, ~/.netrc, /Users
-    | \A[A-Za-z0-9_-]+\.(?:json|jsonl|ya?ml|toml|ini|txt|pem|key|crt|env|cfg|conf|py)\Z
+    | \A(?:[A-Za-z0-9_.-]+/)*[A-Za-z0-9_-]+\.(?:json|jsonl|ya?ml|toml|ini|txt|pem|key|crt|env
+        |cfg|conf|py)\Z                                      # a file: secrets/db-password.txt
+    | \A(?:vault|ssm|awssm|gcpsm|azkv|secretsmanager|keyring|sops|ref\+[a-z]+):  # a manager's
     | \A[a-z]+(?:[-_.][a-z]+)+\Z                            # a resource name: postgres-auth
     | \A[a-z0-9_-]+(?:/[a-z0-9_.-]+){2,}(?::[a-z0-9_]+)?\Z   # a vault path: secret/data/app
     | \A[a-z]{3,10}[0-9]\Z                                  # an example password: sunshine1
@@ -1144,7 +1149,7 @@ _PLACEHOLDER_PART = _ascii_re(
 )  # on lower-cased text
 # A reference or template, read at the start of the value.
 _REFERENCE = _ascii_re(
-    r"\$|:[A-Za-z_]|![A-Za-z]+(?:\s|\Z)|%\(|%[A-Za-z_][A-Za-z0-9_]*%|\{\{|\{%|\{[A-Za-z_]|#\{|<%|@\{|\[\["
+    r"\$|:[A-Za-z_]|![A-Za-z_]+(?:\s|\Z)|%\(|%[A-Za-z_][A-Za-z0-9_]*%|\{\{|\{%|\{[A-Za-z_]|#\{|<%|@\{|\[\["
 )
 _IDENT = _ascii_re(r"[A-Za-z_][A-Za-z0-9_]*")
 _NAMES_A_KEY = re.compile(
@@ -1161,7 +1166,7 @@ _TEMPLATE_INSIDE = _ascii_re(r"\{[A-Za-z_][A-Za-z0-9_.]*\}|\$\{|\{\{|%[sdr]\b|%\
 _NAMES_A_CREDENTIAL = _ascii_re(r"pass|pw|secret|token|key|cred|auth")  # read on lower-cased text
 # Every match of _NAMES_A_KEY holds a match of this once lower-cased: a cheap test first.
 _KEY_WORD = _ascii_re("key|pass|secret|token|credential")  # on lower-cased text
-_DOTTED = _ascii_re(r"[A-Za-z_$][A-Za-z0-9_$]*(?:(?:\.|::|->)[A-Za-z_$][A-Za-z0-9_$]*)+")
+_DOTTED = _ascii_re(r"[A-Za-z_$][A-Za-z0-9_$]*(?:(?:\??\.|::|->)[A-Za-z_$][A-Za-z0-9_$]*)+")
 _CMDLET = _ascii_re(
     r"(?:Get|Set|New|Read|Write|ConvertTo|ConvertFrom|Invoke|Import|Export|Select|Join|Resolve"
     r"|Test|Out|Add)-[A-Z][A-Za-z]+"
@@ -1485,6 +1490,9 @@ def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int
         return None  # `[redacted:keyed-secret]=x`: a token's name is not a key
     if not _noun_at_boundary(text, lowered, head, noun):
         return None
+    opened = text.rfind("{{", text.rfind("\n", 0, key_start) + 1, key_start)
+    if opened != -1 and text.find("}}", opened, key_start) == -1:
+        return None  # inside a template's expression: {{ lookup('password', ...) }}
     key_quoted = close[:1] in ('"', "'", "`")
     if sep in ("?=", "<-", "??=", "||="):
         sep = "="  # Makefile: API_KEY ?= v; R: api_key <- "v"; Ruby, JS: KEY ||= "v"
@@ -1617,6 +1625,8 @@ def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int
         value = text[a:b]
     following = text[after : after + 4]
     spaced = sep == "=" and text[sep_at - 1] in " \t"
+    if quoted and text[a - 1] == "`" and " " in value:
+        return None  # `pass show npm_token`: a shell command's output, not a literal
     bare_after_quoted_key = key_quoted and not quoted
     if _is_code(value, sep, quoted, following, spaced, bare_after_quoted_key) or _is_placeholder(
         value, noun
@@ -1646,7 +1656,7 @@ _NEXT_PAIR = _ascii_re(r"[;&,][ \t]?[A-Za-z_][A-Za-z0-9_-]*=")
 _PAIR_START = _ascii_re(r"[A-Za-z_][A-Za-z0-9_-]*=")
 # A call's or an index's brackets, two levels deep, on one line.
 _BRACKETS = _ascii_re(r"\((?:[^()\n]|\([^()\n]*\))*\)|\[(?:[^\[\]\n]|\[[^\[\]\n]*\])*\]")
-_NAME_CHAIN = _ascii_re(r"[A-Za-z_$][A-Za-z0-9_$]*(?:(?:\.|::)[A-Za-z_$][A-Za-z0-9_$]*)*")
+_NAME_CHAIN = _ascii_re(r"[A-Za-z_$][A-Za-z0-9_$]*(?:(?:\??\.|::)[A-Za-z_$][A-Za-z0-9_$]*)*")
 
 
 def _unquoted_extent(
@@ -4368,12 +4378,25 @@ def _anchored(
             if st < last:
                 continue
             m = match(text, st)
-            if m is not None:
+            if m is not None and not _filler(m.group()):
                 out.append(m.span())
                 last = m.end()
         return out
 
     return find
+
+
+_FILLER_RUNS = ("xxxx", "XXXX", "0000")
+_NOT_FILLER = str.maketrans("", "", "xX0")
+
+
+def _filler(token: str) -> bool:
+    """A vendor shape filled in with x, X or 0 (`ghp_xxxx...`, `sk_live_XXXX...`): three
+    quarters of its letters and digits or more are filler, which a random body never is."""
+    if not any(run in token for run in _FILLER_RUNS):
+        return False  # the cheap test: every filled-in shape holds a run of four
+    filler = len(token) - len(token.translate(_NOT_FILLER))
+    return 4 * filler >= 3 * sum(ch.isalnum() for ch in token)
 
 
 def _plain(finder: _Finder) -> _Spans2Finder:

@@ -1129,3 +1129,41 @@ def test_a_key_qualified_across_a_space_or_by_application(template: str) -> None
 )
 def test_spaced_key_words_that_stay(text: str) -> None:
     assert redact_secret_shapes(text) == (text, ())
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "export NPM_TOKEN=`pass show work/npm_token`",  # shell command substitution
+        "OPENAI_API_KEY=vault:secret/data/search#openai_api_key",  # a secret manager's reference
+        "DB_PASSWORD=ssm:/prod/db/password",
+        "    password: \"{{ lookup('password', '/dev/null length=24 chars=ascii_letters') }}\"",
+        "  - password=secrets/db-password.txt",  # a file the secret is read from
+        'const token = req.headers.authorization?.split(" ")[1];',  # optional chaining
+        "  password: !env_var HF_TOKEN",  # a YAML tag that reads the environment
+    ],
+)
+def test_references_of_more_tools_stay(text: str) -> None:
+    assert redact_secret_shapes(text) == (text, ())
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "X_VALUE=" + "ghp_" + "x" * 36,
+        'example: "' + "ghp_" + "X" * 36 + '"',
+        'example: "' + "glpat-" + "x" * 20 + '"',
+        'example: "' + "xoxb-" + "0" * 10 + "-" + "0" * 10 + "-" + "x" * 24 + '"',
+        "X_VALUE=" + "sk_live_" + "X" * 24,
+        "X_VALUE=" + "hf_" + "x" * 34,
+        'example: "' + "shpat_" + "0" * 32 + '"',
+    ],
+)
+def test_a_vendor_shape_filled_with_x_or_zeros_is_a_placeholder(text: str) -> None:
+    assert redact_secret_shapes(text) == (text, ())
+
+
+def test_a_vendor_token_with_some_x_and_zeros_is_still_a_token() -> None:
+    body = "x0X" * 6 + "Qm7vX2pL9kR4tW8z3N"  # half filler: still a token
+    out = redact_secret_shapes("X_VALUE=ghp_" + body)
+    assert out == ("X_VALUE=[redacted:github-token]", ("github-token",))
