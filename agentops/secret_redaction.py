@@ -126,7 +126,8 @@ WHAT THIS DOES NOT CATCH
 Each limit is pinned by a test.
 Display:
 - 40-hex strings, on purpose: a legacy 40-hex GitHub token has the shape of a
-  git SHA (inside an `Authorization:` header the header rule still takes it).
+  git SHA (inside an `Authorization:` header the header rule still takes it,
+  and so does the key-name layer after a credential key).
 - Unprefixed hex under 48 characters (a 32-hex Twilio auth token or Datadog key
   looks like an MD5 digest; a Mailchimp key is found by its `-us<n>` suffix).
 - Opaque, unprefixed credentials whose key is not credential-named
@@ -135,9 +136,10 @@ Display:
 - Key-named values (`keyed-secret`, see "The key-name layer"): an unquoted
   value is cut at its first space, and in a line at `;k=`/`&k=`/`,k=`; a
   literal that reads as code after ` = ` (`password = hunterhunter`), a
-  short dotted value (`K.jZ_0`), a name and a bracket that does not close on
-  its line, one dictionary-looking word (`"coyote"`), a placeholder-looking
-  literal (`"test"`, `"password1"`), a lowercase word and one digit
+  dotted value whose last part holds no digit (`Kq.jZab`), a name and a
+  bracket that does not close on its line, one dictionary-looking word
+  (`"coyote"`), a placeholder-looking literal (`"test"`, `"password1"`), a
+  lowercase word and one digit
   (`"sunshine1"`), typed filler of ascending runs (`abc123def456`), two
   lowercase words (`horse-battery`, read as a resource name; three or more are a
   passphrase), a path, a URL, or
@@ -558,6 +560,8 @@ _SCHEME_CH = frozenset(string.ascii_letters + string.digits + "+.-")
 
 
 def _password_is_real(p: str) -> bool:
+    if _passphrase(p):
+        return True  # lantern-quiver-maple-orbit: words, but not a placeholder's
     if len(p) < 8 or not any(ch.isalpha() and ch.isascii() for ch in p):
         return False
     if any(ch in _DIGITS for ch in p):
@@ -1027,7 +1031,8 @@ def _find_long_b64_storage(text: str) -> _Spans:
 #    (`--password v`), a `.netrc` `password v`, a Dockerfile `ENV KEY v`, a `set` or
 #    `config` command, SQL `WITH PASSWORD 'v'`, an XML attribute pair (`key="K"
 #    value="v"`), a fallback (`X || 'v'`) or a shell default (`${X:-v}`), a directive
-#    (`#define K "v"`, `SetEnv K v`, `proxy_set_header K v`), a `password v` line alone,
+#    (`#define K "v"`, `SetEnv K v`, `proxy_set_header K v`), a key and one value alone on
+#    their line (`password v`, `AuthLDAPBindPassword "v"`),
 #    `||=` and `??=`, a C array `K[] = "v"`, a Perl `$ENV{K} = 'v'`, a Terraform
 #    `variable "K" { default = "v" }` or `config("K", default="v")`. Where no key
 #    stands in front, the syntax marks the value: `curl -u user:v`, a tool's password
@@ -1354,7 +1359,8 @@ def _is_code(
         dotted
         and _DOTTED.fullmatch(value, 0, len(value) - value.endswith("!"))  # TypeScript's x.y!
         and not any(ch.isdigit() for ch in value.split(".")[0])
-        and (spaced or not _passphrase(value))  # unspaced, a dotted passphrase is a value
+        # unspaced (`k=Jasper.opal58`), a dotted passphrase or a last part with a digit is a value
+        and (spaced or not (_passphrase(value) or _HAS_DIGIT(value.rsplit(".", 1)[-1])))
     ):
         return True
     if sep == ":" and value.endswith("!") and _TYPE_LIKE.fullmatch(value):
@@ -1586,7 +1592,7 @@ def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int
         return None  # the next CLI flag, not a value
     if sep != "," and text.startswith(_STRING_PREFIXES, pos):
         pos += 1  # C# @"v", Python b"v" and r"v" assigned: the literal starts at its quote
-    span = _value_span(text, pos)
+    span = _value_span(text, pos, sep == ">")
     if span is None:
         return None
     a, b = span
@@ -1708,10 +1714,10 @@ def _unquoted_extent(
     return (end, after) if end > a else None
 
 
-def _value_span(text: str, pos: int) -> tuple[int, int] | None:
+def _value_span(text: str, pos: int, element: bool = False) -> tuple[int, int] | None:
     if pos >= len(text):
         return None
-    if text[pos - 1] == ">" and pos > 0:  # an XML element's text, up to its closing tag
+    if element:  # an XML element's text, up to its closing tag
         tag = text.find("<", pos)
         if tag <= pos or not text.startswith("</", tag) or "\n" in text[pos:tag]:
             return None
@@ -1750,9 +1756,10 @@ def _spaced_assignment(text: str, lowered: str, key_start: int, head_start: int,
         return True
     if before.endswith(_DIRECTIVE_ENDS) and _DIRECTIVE.search(before):
         return True  # `#define KEY "v"`, Apache `SetEnv KEY v`, nginx `proxy_set_header K v`
-    if not before and noun in ("password", "passwd") and key_start == head_start:
-        # msmtp, fetchmail: `password v` alone on its line (prose holds more words)
-        return _LONE_VALUE.match(text, key_start + len(noun)) is not None
+    if not before and _LONE_VALUE.match(text, head_start + len(noun)):
+        # a directive alone on its line (msmtp `password v`, Apache `AuthLDAPBindPassword
+        # "v"`): prose holds more words after the key
+        return True
     near = max(line_start, key_start - 256)  # bounded: a long line costs one window per key
     window = lowered[near:key_start]  # each search below needs one of its words in it
     if ("set" in window or "config" in window) and _SET_COMMAND.search(lowered, near, key_start):
@@ -1765,10 +1772,17 @@ def _spaced_assignment(text: str, lowered: str, key_start: int, head_start: int,
 # Directives that take a name and its value, as the words before the key on its line.
 _DIRECTIVE = _ascii_re(
     r"(?:\A|[ \t;{>])(?:\#[ \t]*define|setenv|proxy_set_header|add_header"
-    r"|(?:fastcgi|uwsgi|scgi)_param)\Z"
+    r"|(?:fastcgi|uwsgi|scgi)_param|(?:set|add)-header|header_(?:up|down))\Z"
 )
-_DIRECTIVE_ENDS = ("define", "setenv", "header", "_param")  # a cheap test before the regex
-_LONE_VALUE = _ascii_re(r"[ \t]+[^\s\"'`]+[ \t]*(?:\r?\n|\Z)")
+_DIRECTIVE_ENDS = (
+    "define",
+    "setenv",
+    "header",
+    "_param",
+    "_up",
+    "_down",
+)  # a cheap test before the regex
+_LONE_VALUE = _ascii_re(r"[ \t]+(?:\"[^\"\n]*\"|'[^'\n]*'|[^\s\"'`]+)[ \t]*(?:\r?\n|\Z)")
 # `set`/`config` commands that take a key and its value: `dotnet user-secrets set "S:Key" v`,
 # `npm config set //host/:_authToken v`, `git config --global hub.token v`, `gh secret set K`.
 _SET_COMMAND = _ascii_re(
@@ -4842,7 +4856,7 @@ def _self_check() -> None:
     assert sc(done.text, sidecar=False) == (done.text, (), Originals())
     assert sc(None, sidecar=False) == ("", (), Originals())
     # Limits
-    assert r("token " + "ab12" * 10) == ("token " + "ab12" * 10, ())  # 40-hex
+    assert r("the token " + "ab12" * 10) == ("the token " + "ab12" * 10, ())  # 40-hex
     assert r("twilio " + "ab12" * 8)[1] == ()  # 32-hex
     assert r("MY_SERVICE_TOK" + "EN=hunter2hunter2")[1] == ("keyed-secret",)  # key-named
     assert r("MY_SERVICE_TOK=hunter2hunter2")[1] == ()  # opaque: no credential noun

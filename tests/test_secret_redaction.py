@@ -1276,7 +1276,7 @@ def test_storage_marker_hash() -> None:
         s.markers[0].text
         == "<REDACTED:aws-key:" + hashlib.sha256(AWS.encode()).hexdigest()[:5] + ">"
     )
-    lone = "pw Zx8kL2mQ9vR4tY7wP1nBqW5e\udc80"
+    lone = "id Zx8kL2mQ9vR4tY7wP1nBqW5e\udc80"  # not a key name: the entropy rule's run
     got = scrub_for_storage(lone, sidecar=True)
     assert got.originals[0] == "Zx8kL2mQ9vR4tY7wP1nBqW5e"
 

@@ -656,8 +656,9 @@ def test_new_negative_unchanged(text: str) -> None:
         "user default on >Xk29pq77Lm ~* +@all",
         # LIMIT: a first-argument pair shorter than 8 characters
         'props.put("mail.smtp.password", "D^z1@4");',
-        # LIMIT: a short value shaped like a dotted name, or a name and an unclosed bracket
-        "password K.jZ_0",
+        # LIMIT: a value shaped like a dotted name whose last part holds no digit, or a name
+        # and an unclosed bracket
+        "password: Kq.jZab",
         "SERVICE_ACCOUNT_KEY: X87V8(7.2",
         # LIMIT: typed filler made of ascending runs
         "password: abc123def456",
@@ -1167,3 +1168,38 @@ def test_a_vendor_token_with_some_x_and_zeros_is_still_a_token() -> None:
     body = "x0X" * 6 + "Qm7vX2pL9kR4tW8z3N"  # half filler: still a token
     out = redact_secret_shapes("X_VALUE=ghp_" + body)
     assert out == ("X_VALUE=[redacted:github-token]", ("github-token",))
+
+
+@pytest.mark.parametrize(
+    "template",
+    [
+        '{{"user"=>{{"passwd"=>"{v}"}}}}',  # Ruby hash rockets, unspaced (a Rails log)
+        "spring.kafka.sasl.jaas.config.password=Jasper.{v}",  # a dotted value with a digit
+        '    AuthLDAPBindPassword "{v}"',  # a directive alone on its line
+        "requirepass {v}",
+        "    http-request set-header X-Api-Key {v}",  # HAProxy
+        '        header_up Authorization "Bearer {v}"',  # Caddy
+        "DATABASE_URL=mysql2://app:lantern.quiver.{v}@db.internal:3306/orders",
+        "git remote add origin https://ci:lantern-quiver-" + "maple-orbit@git.example.com/a.git",
+    ],
+)
+def test_rockets_directives_and_passphrase_urls(template: str) -> None:
+    v = "opal58" + "Tz4k"
+    text = template.format(v=v)
+    out = redact_secret_shapes(text)
+    assert v not in out.text and "lantern-quiver" not in out.text, out.text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "f(password=settings.db.password)",  # a keyword argument's dotted name: code
+        "password = config.v2.secret_value",
+        "Password required for this action",  # prose: more than one word after the key
+        "    SSLPassPhraseDialog builtin",  # a directive whose value is a word
+        "    http-request set-header X-Forwarded-Proto https",
+        "DATABASE_URL=mysql2://app:password@db.internal:3306/orders",
+    ],
+)
+def test_rockets_directives_and_urls_that_stay(text: str) -> None:
+    assert redact_secret_shapes(text) == (text, ())
