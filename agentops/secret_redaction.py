@@ -1038,7 +1038,8 @@ def _find_long_b64_storage(text: str) -> _Spans:
 #    stands in front, the syntax marks the value: `curl -u user:v`, a tool's password
 #    flag on the line that runs the tool, `.pgpass` lines, `IDENTIFIED BY 'v'`, session
 #    cookies, the second literal given to a login or credential call, a literal that a
-#    later flag marks (`-AsPlainText`, `--password-stdin`).
+#    later flag marks (`-AsPlainText`, `--password-stdin`), the value a secret store's
+#    write command is given (`secret set --value v`, `<<< v`, `echo v | ... secret put`).
 # 3. The VALUE is a literal: quoted, the text between the quotes (and the literals of the
 #    same quote that continue it: `"abc" \<newline> "def"`, `("abc"<newline>"def")`);
 #    unquoted, up to the end its context sets (`_unquoted_extent`: `;` in a connection
@@ -1904,6 +1905,50 @@ def _find_keyed_special(text: str, lowered: str) -> _Spans:
             span = _second_literal(text, m.end())
             if span is not None:
                 out.append(span)
+    if "secret" in lowered:
+        out.extend(_secret_store_values(text, lowered))
+    for m in _POETRY_BASIC.finditer(text) if "http-basic." in lowered else ():
+        which = "q" if m.group("q") is not None else "bare"
+        if _literal_secret(m.group(which)):
+            out.append(m.span(which))
+    return out
+
+
+# A secret store's write command (on lower-cased text), and where it takes its value: a
+# `--value` or `--secret-string` argument or a here-string after it on its line, or a
+# literal piped into it (`echo v |`) before it.
+_SECRET_STORE_COMMAND = _ascii_re(
+    r"\bsecrets?[ \t]+(?:set|put|create|add|versions[ \t]+add)\b"  # az, gcloud, wrangler, docker
+    r"|\b(?:create-secret|put-secret-value)\b"  # aws secretsmanager
+)
+_STORE_VALUE = _ascii_re(
+    r"(?:--value|--secret-string)(?:[ \t]+|=)|<<<[ \t]*"
+    r"(?=[\"']?[^\s\"'])"  # what follows is read as a literal below
+)
+_STORE_LITERAL = _ascii_re(r"([\"'])(?P<q>[^\"'\n]+)\1|(?P<bare>[^\s\"'|;&<>]+)")
+# poetry config http-basic.<repository> <user> <password>
+_POETRY_BASIC = _ascii_re(
+    r"\bconfig[ \t]+http-basic\.[A-Za-z0-9_.-]+[ \t]+[^\s\"']+[ \t]+"
+    r"(?:([\"'])(?P<q>[^\"'\n]+)\1|(?P<bare>[^\s\"']+))"
+)
+
+
+def _secret_store_values(text: str, lowered: str) -> _Spans:
+    """`az keyvault secret set --value v`, `aws secretsmanager create-secret --secret-string
+    v`, `gcloud secrets create s --data-file=- <<< v`, `echo v | wrangler secret put K`."""
+    out: _Spans = []
+    for m in _SECRET_STORE_COMMAND.finditer(lowered):
+        start = max(text.rfind("\n", 0, m.start()) + 1, m.start() - _MAX_VALUE)
+        end = text.find("\n", m.end(), m.end() + _MAX_VALUE)
+        end = min(len(text), m.end() + _MAX_VALUE) if end == -1 else end  # bounded: linear
+        marks = [v.end() for v in _STORE_VALUE.finditer(text, m.end(), end)]
+        piped = list(_LITERAL_BEFORE["--password-stdin"].finditer(text, start, m.start()))
+        spans = [(p.span("q") if p.group("q") is not None else p.span("bare")) for p in piped[-1:]]
+        for at in marks:
+            literal = _STORE_LITERAL.match(text, at, end)
+            if literal is not None:
+                spans.append(literal.span("q" if literal.group("q") is not None else "bare"))
+        out.extend(span for span in spans if _literal_secret(text[span[0] : span[1]]))
     return out
 
 

@@ -694,6 +694,10 @@ def test_limit_next_pair_cuts_an_unquoted_line_value() -> None:
         'echo "a" | x --password-stdin ',
         '{:password "',
         "api_key <- ",
+        "echo a | secret put --value b <<< c ",  # store commands on one long line
+        "config http-basic.x u ",
+        "AuthLDAPBindPassword ",
+        "a.b?.c",
     ],
 )
 def test_adversarial_new_syntaxes_finish(unit: str) -> None:
@@ -1202,4 +1206,39 @@ def test_rockets_directives_and_passphrase_urls(template: str) -> None:
     ],
 )
 def test_rockets_directives_and_urls_that_stay(text: str) -> None:
+    assert redact_secret_shapes(text) == (text, ())
+
+
+@pytest.mark.parametrize(
+    "template",
+    [
+        "$ az keyvault secret set --vault-name kv --name api-token --value '{v}'",
+        "aws secretsmanager create-secret --name prod/db --secret-string '{v}'",
+        "aws secretsmanager put-secret-value --secret-id prod/db --secret-string={v}",
+        "gcloud secrets create session-secret --data-file=- <<< '{v}'",
+        'echo "{v}" | npx wrangler secret put GRAFANA_ADMIN_PASSWORD',
+        "echo -n {v} | gcloud secrets versions add db --data-file=-",
+        'docker secret create db_pass - <<< "{v}"',
+        "poetry config http-basic.nexus deploy '{v}'",
+        "poetry config http-basic.Nexus deploy {v}",
+    ],
+)
+def test_a_secret_stores_write_command_gives_its_value(template: str) -> None:
+    v = "Qm7" + "vX2pL9kR4tW8"
+    out = redact_secret_shapes(template.format(v=v))
+    assert v not in out.text and out.shapes, out.text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'az keyvault secret set --vault-name kv --name api-token --value "$API_TOKEN"',
+        "aws secretsmanager create-secret --name prod/db --secret-string file://db.json",
+        "gcloud secrets create s --data-file=- <<< changeme",
+        "echo done | tee secret-set.log",
+        "az keyvault secret show --name api-token --query value",
+        "poetry config http-basic.nexus deploy",  # the password is asked for
+    ],
+)
+def test_secret_store_commands_without_a_literal_stay(text: str) -> None:
     assert redact_secret_shapes(text) == (text, ())
