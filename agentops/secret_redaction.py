@@ -139,8 +139,7 @@ Display:
   dotted value whose last part holds no digit (`Kq.jZab`), a name and a
   bracket that does not close on its line, one dictionary-looking word
   (`"coyote"`), a placeholder-looking literal (`"test"`, `"password1"`), a
-  lowercase word and one digit
-  (`"sunshine1"`), typed filler of ascending runs (`abc123def456`), two
+  lowercase word and one digit (`"sunshine1"`), typed filler of ascending runs (`abc123def456`), two
   lowercase words (`horse-battery`, read as a resource name; three or more are a
   passphrase), a path, a URL, or
   a value starting with `$`/`{`/`%(`/`!tag` passes; a first-argument pair
@@ -1158,6 +1157,7 @@ _REFERENCE = _ascii_re(
     r"\$|:[A-Za-z_]|![A-Za-z_]+(?:\s|\Z)|%\(|%[A-Za-z_][A-Za-z0-9_]*%|\{\{|\{%|\{[A-Za-z_]|#\{|<%|@\{|\[\["
 )
 _IDENT = _ascii_re(r"[A-Za-z_][A-Za-z0-9_]*")
+_KEY_NAME = _ascii_re(r"[A-Za-z_][A-Za-z0-9_]*(?:[.:-][A-Za-z_][A-Za-z0-9_]*)*")  # aws:authToken
 _NAMES_A_KEY = re.compile(
     r"(?i:password|passwd|secret|token|credential|api_?key)|(?<![a-z])key(?![a-z])|(?<=[a-z])Key",
     re.ASCII,
@@ -1183,7 +1183,7 @@ _NETRC = re.compile(r"(?:^|[\"'])[ \t]*(?:machine[ \t]|default\b)", re.ASCII | r
 # A type annotation or property accessor between a key and its `=` (TypeScript, Python,
 # Rust, Kotlin, C#): `: string =`, `: Optional[str] =`, `: &'static str =`, `{ get; set; } =`.
 _TYPED_ASSIGN = _ascii_re(
-    r"(?:[&*]?'?[A-Za-z_][A-Za-z0-9_.]*(?:[\[<][A-Za-z0-9_ ,.|'\[\]<>&]*[\]>])?[?]?"
+    r"(?:(?:&'?|\*)?[A-Za-z_][A-Za-z0-9_.]*(?:[\[<][A-Za-z0-9_ ,.|'\[\]<>&]*[\]>])?[?]?"
     r"(?:[ \t]*\|[ \t]*[A-Za-z_][A-Za-z0-9_.]*)*|\{[ \t]*get;[^}\n]*\})"
     r"(?:[ \t]+=|=(?=[ \t]*[\"'`]))(?!=)[ \t]*"  # `T = v` or `T="v"`: YAML `k: Ab_=x` is a value
 )
@@ -1285,10 +1285,12 @@ def _is_placeholder(value: str, key_noun: str) -> bool:
     return lowered.replace("_", "").replace("-", "") in (key_noun, key_noun + "s")
 
 
-# A diceware-style passphrase: three or more lower-case words of three letters or more, one
-# separator between them, a number at the end allowed (`lantern-quiver-maple-42`).
+# A diceware-style passphrase: three or more words of three letters or more, lower-case or
+# capitalized, one separator between them, a number at the end allowed
+# (`lantern-quiver-maple-42`, `Kayak.Basalt.Nectar`).
 _PASSPHRASE = _ascii_re(
-    r"[a-z]{3,}(?P<sep>[-_.])[a-z]{3,}(?:(?P=sep)[a-z]{3,})+(?:(?P=sep)?[0-9]{1,4})?"
+    r"[A-Za-z][a-z]{2,}(?P<sep>[-_.])[A-Za-z][a-z]{2,}(?:(?P=sep)[A-Za-z][a-z]{2,})+"
+    r"(?:(?P=sep)?[0-9]{1,4})?"
 )
 # First words of a dotted path that is code, not a phrase (`self.config.value`).
 _CODE_ROOTS = frozenset(
@@ -1297,6 +1299,7 @@ _CODE_ROOTS = frozenset(
         *("process", "options", "opts", "args", "params", "props", "state", "request"),
         *("req", "ctx", "context", "app", "window", "document", "data", "vars", "values"),
         *("module", "exports", "secrets", "credentials", "vault", "spring", "java", "com"),
+        *("system", "microsoft", "org", "net", "io", "android", "google", "apple"),
     )
 )
 
@@ -1304,10 +1307,10 @@ _CODE_ROOTS = frozenset(
 def _passphrase(value: str) -> bool:
     """Words joined by one separator that no resource name or code path would be: three or
     more, none a credential or placeholder word, not rooted at a code object."""
-    if _PASSPHRASE.fullmatch(value) is None or _NAMES_A_CREDENTIAL.search(value):
+    if _PASSPHRASE.fullmatch(value) is None or _NAMES_A_CREDENTIAL.search(value.lower()):
         return False
     words = re.split(r"[-_.]", value)
-    return words[0] not in _CODE_ROOTS and not any(_placeholder_word(w) for w in words)
+    return words[0].lower() not in _CODE_ROOTS and not any(_placeholder_word(w) for w in words)
 
 
 def _ascending_runs(value: str) -> bool:
@@ -1346,9 +1349,11 @@ def _is_code(
     if quoted_key_bare_value and ident:
         return True  # {"key": VARIABLE}: JSON has no such value, code does
     lowered = value.lower()
-    named = ident and _KEY_WORD.search(lowered) is not None
+    # a quoted value is a name only as one identifier; an unquoted one also as a path of them
+    name_like = ident or (not quoted and _KEY_NAME.fullmatch(value) is not None)
+    named = name_like and _KEY_WORD.search(lowered) is not None
     if named and _NAMES_A_KEY.search(value):
-        return True  # "name": "SENDGRID_API_KEY": a key's name, not its value
+        return True  # "name": "SENDGRID_API_KEY", `aws:authToken`: a key's name, not its value
     if quoted:
         return False
     if _CMDLET.fullmatch(value):

@@ -1242,3 +1242,31 @@ def test_a_secret_stores_write_command_gives_its_value(template: str) -> None:
 )
 def test_secret_store_commands_without_a_literal_stay(text: str) -> None:
     assert redact_secret_shapes(text) == (text, ())
+
+
+@pytest.mark.parametrize(
+    "template",
+    [
+        "  ENCRYPTION_KEY: '{v}='",  # a quoted YAML value ending in `=` is not a type's `=`
+        "          password: Kayak.{w}.Nectar",  # a passphrase of capitalized words
+        "  password Harbor.Umber.{w}.Falcon",
+        "$ pulumi config set --secret aws:authToken {v}",  # a flag before the key, not a value
+    ],
+)
+def test_capitalized_passphrases_and_quoted_yaml(template: str) -> None:
+    v, w = "VJN4dvFb" + "UknGRW_B21Rr", "Basalt"
+    text = template.format(v=v, w=w)
+    out = redact_secret_shapes(text)
+    assert v not in out.text and w not in out.text, out.text
+    assert ("authToken" in out.text) == ("authToken" in text)  # the key's name stays
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "password = System.Security.SecureString",
+        "token: Microsoft.Extensions.Options",
+    ],
+)
+def test_capitalized_dotted_names_of_code_stay(text: str) -> None:
+    assert redact_secret_shapes(text) == (text, ())
