@@ -166,6 +166,9 @@ Display:
 - Keys that look like names (about 1 in 100,000 40-character keys) or are
   repetitive (under 3.5 bits per character), and hex runs with fewer than two
   letters or two digits.
+- Committed ciphertext passes: an Ansible Vault block (its hex lines up to the
+  first line that is not hex), a SOPS `ENC[AES256_GCM,...]` value on one line,
+  a Sealed Secret's `encryptedData:` lines indented deeper than that key.
 - Public-key context is positional: a run after a `BEGIN CERTIFICATE` line is
   public until the next armor line; a public block whose `BEGIN` line was cut
   off is redacted; an unlabelled digest (`checksum = "<64 hex>"`) is redacted.
@@ -775,6 +778,46 @@ def _scheme_starts(text: str) -> list[int]:
 _SCHEME_END = re.compile(r"(?:https?|wss?|ftp|s3|gs|file)\Z", re.ASCII | re.IGNORECASE)
 
 
+# Ciphertext made to be committed: an Ansible Vault block, a SOPS value, the encryptedData
+# mapping of a Sealed Secret. Without its key it holds no secret, so neither the generic
+# rules nor the key-name layer read it. Each kind opens with a mark and is read from there
+# to the end of its line at most once, so a line of repeated marks costs linear time.
+_VAULT_MARK, _SOPS_MARK = "$ANSIBLE_VAULT;", "ENC[AES256_GCM,"
+_VAULT_LINES = _ascii_re(r"(?:\n[ \t]*[0-9a-fA-F]+[ \t]*\r?(?=\n|\Z))+")  # after the header
+_SEALED = re.compile(
+    r"^(?P<indent>[ \t]*)encryptedData:[ \t]*\r?\n"  # the mapping's key, then the lines
+    r"(?:(?P=indent)[ \t]+\S[^\n]*(?:\n|\Z))+",  # indented deeper than it
+    re.ASCII | re.MULTILINE,
+)
+
+
+def _ciphertext(text: str) -> list[tuple[int, int]]:
+    """Spans of committed ciphertext in `text`, in order (usually none: one `in` each)."""
+    spans: list[tuple[int, int]] = []
+    for mark in (_VAULT_MARK, _SOPS_MARK):
+        at = text.find(mark)
+        while at != -1:
+            eol = text.find("\n", at)
+            eol = len(text) if eol == -1 else eol
+            if mark == _VAULT_MARK:
+                block = _VAULT_LINES.match(text, eol)
+                end = block.end() if block is not None else -1
+            else:
+                close = text.find("]", at, eol)
+                end = close + 1 if close != -1 else -1
+            if end != -1:
+                spans.append((at, end))
+            at = text.find(mark, end if end != -1 else eol)
+    if "encryptedData:" in text:
+        spans.extend(m.span() for m in _SEALED.finditer(text))
+    return sorted(spans)
+
+
+def _inside(spans: list[tuple[int, int]], pos: int) -> bool:
+    at = bisect_left(spans, (pos + 1,)) - 1
+    return at >= 0 and spans[at][0] <= pos < spans[at][1]
+
+
 class _Context:
     """Per-text lazily built look-ups for the display skips; linear over one rule scan."""
 
@@ -784,6 +827,12 @@ class _Context:
         self._schemes: list[int] | None = None
         self._url_memo: tuple[int, int, bool] = (-1, -1, False)
         self._armor: tuple[list[int], list[bool]] | None = None
+        self._ciphertext: list[tuple[int, int]] | None = None
+
+    def in_ciphertext(self, p: int) -> bool:
+        if self._ciphertext is None:
+            self._ciphertext = _ciphertext(self.text)
+        return _inside(self._ciphertext, p)
 
     def label_before(self, pos: int) -> bool:
         hit = self._labels.get(pos)
@@ -862,7 +911,7 @@ def _hex_skipped(text: str, ctx: _Context, p: int, e: int) -> bool:
         return True
     if (p == 0 or text[p - 1] == "\n") and text[e : e + 2] in ("  ", " *"):
         return True
-    return ctx.label_before(p)
+    return ctx.label_before(p) or ctx.in_ciphertext(p)
 
 
 _HAS_DIGIT = _ascii_re(r"[0-9]").search
@@ -877,7 +926,7 @@ def _b64_skipped(text: str, ctx: _Context, p: int, c: str) -> bool:
         return True
     if c.startswith("AAAA") and _SSH_CTX.search(text, max(0, p - 80), p):
         return True
-    if ctx.in_public_block(p) or _name_shaped(c):
+    if ctx.in_public_block(p) or _name_shaped(c) or ctx.in_ciphertext(p):
         return True
     counts = Counter(c)
     # min-entropy bound: H >= -log2(max p) >= 3.5 when no character exceeds n / 2**3.5
@@ -1402,7 +1451,8 @@ def _find_keyed(text: str) -> _Spans:
             elif text.startswith(_QUOTED_MARKERS, m.end()):  # `"[redacted:...]" \ "rest"`
                 spans.extend(_continued(text, m.end() + 1, text.find("]", m.end()) + 1))
     spans.extend(_find_keyed_special(text, lowered))
-    return _disjoint(spans)
+    sealed = _ciphertext(text) if spans else []
+    return _disjoint([span for span in spans if not _inside(sealed, span[0])])
 
 
 # A quoted value continued by adjacent literals of the same quote (`"abc" "def"`, implicit

@@ -2447,3 +2447,61 @@ def test_a_database_uri_with_a_placeholder_password_stays(text: str) -> None:
 def test_a_database_uri_with_any_other_password_is_redacted(password: str) -> None:
     text = "postgresql://postgres:" + password + "@localhost/shop_test"
     assert redact(text) == ("[redacted:db-uri-creds]", ("db-uri-creds",))
+
+
+# Ciphertext made to be committed (Ansible Vault, SOPS, Sealed Secrets) holds no secret
+# without its key: it stays, and a real secret beside it is still found.
+def _hexes(seed: int, n: int) -> str:
+    import random
+
+    rnd = random.Random(seed)
+    return "".join(rnd.choice("0123456789abcdef") for _ in range(n))
+
+
+def _b64s(seed: int, n: int) -> str:
+    import random
+    import string
+
+    rnd = random.Random(seed)
+    return "".join(rnd.choice(string.ascii_letters + string.digits + "+/") for _ in range(n))
+
+
+CIPHERTEXTS = [
+    "db_password: !vault |\n  $ANSIBLE_VAULT;1.1;AES256\n"
+    + "".join(f"  {_hexes(n, 80)}\n" for n in range(4)),
+    "password: ENC[AES256_GCM,data:"
+    + _b64s(1, 40)
+    + "==,iv:"
+    + _b64s(2, 43)
+    + "=,tag:"
+    + _b64s(3, 22)
+    + "==,type:str]\n",
+    "apiVersion: bitnami.com/v1alpha1\nkind: SealedSecret\nspec:\n  encryptedData:\n"
+    + "    password: AgB"
+    + _b64s(4, 300)
+    + "\n    api_key: AgC"
+    + _b64s(5, 300)
+    + "\n  template:\n    metadata:\n      name: x\n",
+]
+
+
+@pytest.mark.parametrize("text", CIPHERTEXTS)
+def test_ciphertext_made_to_be_committed_stays(text: str) -> None:
+    assert redact(text) == (text, ())
+
+
+def test_a_secret_after_a_ciphertext_block_is_still_found() -> None:
+    text = CIPHERTEXTS[0] + "plain_password: Qm7" + "vX2pL9kR4tW8\n" + _hexes(9, 64) + "\n"
+    out = redact(text)
+    assert "vX2pL9kR4tW8" not in out.text and out.text.startswith(CIPHERTEXTS[0])
+    assert out.shapes == ("long-hex", "keyed-secret")  # the block ended at its first non-hex line
+
+
+@pytest.mark.parametrize(
+    "unit", ["$ANSIBLE_VAULT;", "ENC[AES256_GCM,", "encryptedData:\n", "  encryptedData:\n  "]
+)
+def test_ciphertext_marks_repeated_finish(unit: str) -> None:
+    text = (unit * (200_000 // len(unit) + 1))[:200_000] + "\nk " + _hexes(7, 64)
+    started = time.process_time()
+    redact(text)
+    assert time.process_time() - started < 2.0  # a generous bound: linear, not quadratic
