@@ -2505,3 +2505,19 @@ def test_ciphertext_marks_repeated_finish(unit: str) -> None:
     started = time.process_time()
     redact(text)
     assert time.process_time() - started < 2.0  # a generous bound: linear, not quadratic
+
+
+def _sops(seed: int) -> str:
+    return "ENC[AES256_GCM,data:" + _b64s(seed, 40) + "==,iv:" + _b64s(seed + 1, 43) + "=]"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"password": "' + _sops(11) + '", "api_key": "' + _sops(13) + '"}',  # two on a line
+        "password: " + _sops(15),  # at the very end, no line break after it
+        CIPHERTEXTS[2].split("\n  template:")[0],  # a Sealed Secret ending at its last value
+    ],
+)
+def test_ciphertext_at_edges_stays(text: str) -> None:
+    assert redact(text) == (text, ())
