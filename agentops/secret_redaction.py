@@ -832,7 +832,7 @@ class _Context:
     def in_ciphertext(self, p: int) -> bool:
         if self._ciphertext is None:
             self._ciphertext = _ciphertext(self.text)
-        return _inside(self._ciphertext, p)
+        return bool(self._ciphertext) and _inside(self._ciphertext, p)
 
     def label_before(self, pos: int) -> bool:
         hit = self._labels.get(pos)
@@ -1144,6 +1144,7 @@ _KEY_QUALIFIERS = frozenset(
         "application",
     )
 )
+_ASSIGNED_KEY = _ascii_re(r"[ \t]?[:=]")  # after a `key` that a blank qualifies
 _LONG_NOUNS = frozenset(("password", "passwd", "passphrase", "secret", "token", "credential"))
 _COMPOUNDS = {"pass": ("store", "key", "require"), "auth": ("master",)}  # storepass...
 _ACTION_PREFIX = _ascii_re(
@@ -1206,7 +1207,13 @@ _REFERENCE = _ascii_re(
     r"\$|:[A-Za-z_]|![A-Za-z_]+(?:\s|\Z)|%\(|%[A-Za-z_][A-Za-z0-9_]*%|\{\{|\{%|\{[A-Za-z_]|#\{|<%|@\{|\[\["
 )
 _IDENT = _ascii_re(r"[A-Za-z_][A-Za-z0-9_]*")
-_KEY_NAME = _ascii_re(r"[A-Za-z_][A-Za-z0-9_]*(?:[.:-][A-Za-z_][A-Za-z0-9_]*)*")  # aws:authToken
+# A path of names ending in a credential noun (`aws:authToken`, `app.db_password`): a key
+# named as the argument of a flag, not its value (a token that only starts with a noun,
+# `secret-live-...`, is a value).
+_KEY_PATH = _ascii_re(
+    r"(?:[A-Za-z_][A-Za-z0-9_]*[.:-])+[A-Za-z0-9_]*?"
+    r"(?:(?i:password|passwd|secret|token|credentials?)|(?<![A-Za-z])(?i:key)|(?<=[a-z])Key)"
+)
 _NAMES_A_KEY = re.compile(
     r"(?i:password|passwd|secret|token|credential|api_?key)|(?<![a-z])key(?![a-z])|(?<=[a-z])Key",
     re.ASCII,
@@ -1259,7 +1266,10 @@ def _keyed_key_start(text: str, head: int) -> int:
 def _noun_at_boundary(text: str, lowered: str, head: int, noun: str) -> bool:
     """The credential noun at `head` starts a word of the key (or a known compound)."""
     if noun == "key":
-        # the qualifier before `_`, `.`, `-` or one blank (`API key: v` in prose and logs)
+        # the qualifier before `_`, `.`, `-`, or one blank when `:` or `=` follows the key
+        # (`API key: v` in prose and logs; `the key is` stays prose, with no look-back)
+        if head > 0 and text[head - 1] == " " and not _ASSIGNED_KEY.match(text, head + 3):
+            return False
         end = head - 1 if head > 0 and text[head - 1] in "_.- " else head
         start = end
         while start > 0 and text[start - 1].isalpha() and end - start < 16:
@@ -1310,7 +1320,7 @@ def _is_placeholder(value: str, key_noun: str) -> bool:
     lowered = bare.lower()
     if _PLACEHOLDER_PART.search(lowered):  # also "[redacted:"
         return True
-    if any(mark in bare for mark in _ELIDED) or _URL_MARK in bare:
+    if _ELIDED[0] in bare or _ELIDED[1] in bare or _URL_MARK in bare:
         return True  # sk-..., sk-...abcd (a masked display form), op://vault/item
     if _NOT_A_SECRET_VALUE.match(bare) and not _passphrase(bare):
         return True  # @@SECRET@@, /run/secrets/db, db.json, postgres-auth
@@ -1398,11 +1408,11 @@ def _is_code(
     if quoted_key_bare_value and ident:
         return True  # {"key": VARIABLE}: JSON has no such value, code does
     lowered = value.lower()
-    # a quoted value is a name only as one identifier; an unquoted one also as a path of them
-    name_like = ident or (not quoted and _KEY_NAME.fullmatch(value) is not None)
-    named = name_like and _KEY_WORD.search(lowered) is not None
+    named = ident and _KEY_WORD.search(lowered) is not None
     if named and _NAMES_A_KEY.search(value):
-        return True  # "name": "SENDGRID_API_KEY", `aws:authToken`: a key's name, not its value
+        return True  # "name": "SENDGRID_API_KEY": a key's name, not its value
+    if not quoted and _KEY_PATH.fullmatch(value) is not None:
+        return True  # `--secret aws:authToken v`: a key's path, not a value
     if quoted:
         return False
     if _CMDLET.fullmatch(value):
@@ -1452,7 +1462,9 @@ def _find_keyed(text: str) -> _Spans:
                 spans.extend(_continued(text, m.end() + 1, text.find("]", m.end()) + 1))
     spans.extend(_find_keyed_special(text, lowered))
     sealed = _ciphertext(text) if spans else []
-    return _disjoint([span for span in spans if not _inside(sealed, span[0])])
+    if sealed:
+        spans = [span for span in spans if not _inside(sealed, span[0])]
+    return _disjoint(spans)
 
 
 # A quoted value continued by adjacent literals of the same quote (`"abc" "def"`, implicit
@@ -1552,9 +1564,6 @@ def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int
         return None  # `[redacted:keyed-secret]=x`: a token's name is not a key
     if not _noun_at_boundary(text, lowered, head, noun):
         return None
-    opened = text.rfind("{{", text.rfind("\n", 0, key_start) + 1, key_start)
-    if opened != -1 and text.find("}}", opened, key_start) == -1:
-        return None  # inside a template's expression: {{ lookup('password', ...) }}
     key_quoted = close[:1] in ('"', "'", "`")
     if sep in ("?=", "<-", "??=", "||="):
         sep = "="  # Makefile: API_KEY ?= v; R: api_key <- "v"; Ruby, JS: KEY ||= "v"
@@ -1696,6 +1705,9 @@ def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int
         return None
     if not quoted and ("=" in value or ":" in value) and _HOLDS_AN_ASSIGNMENT.search(value):
         return None  # `password=token=x`: a chain of keys, not a value (and no rescans)
+    opened = text.rfind("{{", text.rfind("\n", 0, key_start) + 1, key_start)
+    if opened != -1 and text.find("}}", opened, key_start) == -1:
+        return None  # inside a template's expression: {{ lookup('password', ...) }}
     return a, b
 
 
@@ -1878,7 +1890,13 @@ def _second_literal(text: str, at: int) -> tuple[int, int] | None:
 
 
 _CURL_USER = _ascii_re(r"(?:-u|--user)(?:[ \t]+|=)?([\"']?)[^\s:\"'`]*:([^\s\"'`),;]+)\1")
-_ATTACHED_P_TOOLS = ("mysql", "mariadb", "sshpass", "7z")  # tools that take `-pPASSWORD`
+
+
+def _attached_p_tool(lowered: str) -> bool:
+    """A tool that takes `-pPASSWORD` is named in the text (mysql, mariadb, sshpass, 7z)."""
+    return "mysql" in lowered or "mariadb" in lowered or "sshpass" in lowered or "7z" in lowered
+
+
 _MYSQL_P = _ascii_re(r"(?<=\s)-p(?:[ \t]*([\"'])([^\s\"']+)\1|([^\s\"'-][^\s\"']*))")
 # host:port:database:user:password, the port 2 to 5 digits or `*`; the gate is the part from
 # the port's colon on, so a clock time (`09:26:53 INFO`) does not start the line scan.
@@ -1936,7 +1954,7 @@ def _find_keyed_special(text: str, lowered: str) -> _Spans:
     for dash, flag in (("-A", "-asplaintext"), ("-p", "--password-stdin")):
         if dash in flags:
             out.extend(_flagged_literals(text, lowered, flag))
-    if "-p" in flags and any(tool in lowered for tool in _ATTACHED_P_TOOLS):
+    if "-p" in flags and _attached_p_tool(lowered):
         for m in _MYSQL_P.finditer(text):
             group = 2 if m.group(2) is not None else 3
             value = m.group(group)
@@ -1973,8 +1991,9 @@ def _find_keyed_special(text: str, lowered: str) -> _Spans:
 # `--value` or `--secret-string` argument or a here-string after it on its line, or a
 # literal piped into it (`echo v |`) before it.
 _SECRET_STORE_COMMAND = _ascii_re(
-    r"\bsecrets?[ \t]+(?:set|put|create|add|versions[ \t]+add)\b"  # az, gcloud, wrangler, docker
-    r"|\b(?:create-secret|put-secret-value)\b"  # aws secretsmanager
+    r"secret(?:"  # one literal first: the engine jumps between its occurrences in C
+    r"(?<=\bsecret)s?[ \t]+(?:set|put|create|add|versions[ \t]+add)\b"  # az, gcloud, docker
+    r"|(?<=\bcreate-secret)\b|(?<=\bput-secret)-value\b)"  # aws secretsmanager
 )
 _STORE_VALUE = _ascii_re(
     r"(?:--value|--secret-string)(?:[ \t]+|=)|<<<[ \t]*"
@@ -4500,14 +4519,13 @@ def _anchored(
     return find
 
 
-_FILLER_RUNS = ("xxxx", "XXXX", "0000")
 _NOT_FILLER = str.maketrans("", "", "xX0")
 
 
 def _filler(token: str) -> bool:
     """A vendor shape filled in with x, X or 0 (`ghp_xxxx...`, `sk_live_XXXX...`): three
     quarters of its letters and digits or more are filler, which a random body never is."""
-    if not any(run in token for run in _FILLER_RUNS):
+    if "xxxx" not in token and "XXXX" not in token and "0000" not in token:
         return False  # the cheap test: every filled-in shape holds a run of four
     filler = len(token) - len(token.translate(_NOT_FILLER))
     return 4 * filler >= 3 * sum(ch.isalnum() for ch in token)

@@ -1251,6 +1251,7 @@ def test_secret_store_commands_without_a_literal_stay(text: str) -> None:
         "          password: Kayak.{w}.Nectar",  # a passphrase of capitalized words
         "  password Harbor.Umber.{w}.Falcon",
         "$ pulumi config set --secret aws:authToken {v}",  # a flag before the key, not a value
+        "export STYTCH_SECRET=secret-live-{v}",  # a value that starts with a credential word
     ],
 )
 def test_capitalized_passphrases_and_quoted_yaml(template: str) -> None:
