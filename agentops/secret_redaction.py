@@ -139,11 +139,11 @@ Display:
   dotted value whose last part holds no digit (`Kq.jZab`), a name and a
   bracket that does not close on its line, one dictionary-looking word
   (`"coyote"`), a placeholder-looking literal (`"test"`, `"password1"`), a
-  lowercase word and one digit (`"sunshine1"`), typed filler of ascending runs (`abc123def456`), two
-  lowercase words (`horse-battery`, read as a resource name; three or more are a
-  passphrase), a path, a URL, or
-  a value starting with `$`/`{`/`%(`/`!tag` passes; a first-argument pair
-  under 8 characters passes; an unterminated quote gives no value; a key split
+  lowercase word and one digit (`"sunshine1"`), typed filler of ascending runs
+  (`abc123def456`), two lowercase words (`horse-battery`, read as a resource
+  name; three or more are a passphrase), a path, a URL, or a value starting
+  with `$`/`{`/`%(`/`!tag` passes; a first-argument pair under 8 characters
+  passes; an unterminated quote gives no value; a key split
   from its value across lines (YAML block scalars) passes; a key whose first
   word is an action (`hash_password`, `showPassword`) is read as code. A
   password passed as a third positional argument (`new PDO($dsn, 'u', 'v')`,
@@ -1080,9 +1080,9 @@ def _find_long_b64_storage(text: str) -> _Spans:
 #    `config` command, SQL `WITH PASSWORD 'v'`, an XML attribute pair (`key="K"
 #    value="v"`), a fallback (`X || 'v'`) or a shell default (`${X:-v}`), a directive
 #    (`#define K "v"`, `SetEnv K v`, `proxy_set_header K v`), a key and one value alone on
-#    their line (`password v`, `AuthLDAPBindPassword "v"`),
-#    `||=` and `??=`, a C array `K[] = "v"`, a Perl `$ENV{K} = 'v'`, a Terraform
-#    `variable "K" { default = "v" }` or `config("K", default="v")`. Where no key
+#    their line (`password v`, `AuthLDAPBindPassword "v"`), `||=` and `??=`, a C array
+#    `K[] = "v"`, a Perl `$ENV{K} = 'v'`, a Terraform `variable "K" { default = "v" }` or
+#    `config("K", default="v")`. Where no key
 #    stands in front, the syntax marks the value: `curl -u user:v`, a tool's password
 #    flag on the line that runs the tool, `.pgpass` lines, `IDENTIFIED BY 'v'`, session
 #    cookies, the second literal given to a login or credential call, a literal that a
@@ -1204,7 +1204,8 @@ _PLACEHOLDER_PART = _ascii_re(
 )  # on lower-cased text
 # A reference or template, read at the start of the value.
 _REFERENCE = _ascii_re(
-    r"\$|:[A-Za-z_]|![A-Za-z_]+(?:\s|\Z)|%\(|%[A-Za-z_][A-Za-z0-9_]*%|\{\{|\{%|\{[A-Za-z_]|#\{|<%|@\{|\[\["
+    r"\$|:[A-Za-z_]|![A-Za-z_]+(?:\s|\Z)|%\(|%[A-Za-z_][A-Za-z0-9_]*%"  # $X, :bind, !tag, %X%
+    r"|\{\{|\{%|\{[A-Za-z_]|#\{|<%|@\{|\[\["  # templates: {{ x }}, {x}, #{x}, <%= %>
 )
 _IDENT = _ascii_re(r"[A-Za-z_][A-Za-z0-9_]*")
 # A path of names ending in a credential noun (`aws:authToken`, `app.db_password`): a key
@@ -1842,14 +1843,8 @@ _DIRECTIVE = _ascii_re(
     r"(?:\A|[ \t;{>])(?:\#[ \t]*define|setenv|proxy_set_header|add_header"
     r"|(?:fastcgi|uwsgi|scgi)_param|(?:set|add)-header|header_(?:up|down))\Z"
 )
-_DIRECTIVE_ENDS = (
-    "define",
-    "setenv",
-    "header",
-    "_param",
-    "_up",
-    "_down",
-)  # a cheap test before the regex
+# What every directive ends with: a cheap test before the regex.
+_DIRECTIVE_ENDS = ("define", "setenv", "header", "_param", "_up", "_down")
 _LONE_VALUE = _ascii_re(r"[ \t]+(?:\"[^\"\n]*\"|'[^'\n]*'|[^\s\"'`]+)[ \t]*(?:\r?\n|\Z)")
 # `set`/`config` commands that take a key and its value: `dotnet user-secrets set "S:Key" v`,
 # `npm config set //host/:_authToken v`, `git config --global hub.token v`, `gh secret set K`.
