@@ -1271,3 +1271,18 @@ def test_capitalized_passphrases_and_quoted_yaml(template: str) -> None:
 )
 def test_capitalized_dotted_names_of_code_stay(text: str) -> None:
     assert redact_secret_shapes(text) == (text, ())
+
+
+def test_edges_of_the_newer_checks() -> None:
+    # the filler share's bound is inclusive: three quarters exactly is a placeholder
+    quarter = "hf_" + "x" * 27 + "Qm7vK2p"  # 36 letters and digits, 27 of them filler
+    assert redact_secret_shapes(quarter) == (quarter, ())
+    # a string prefix is one character: the literal starts at the quote after it (and a
+    # blank inside the literal does not cut it)
+    v = "Qm7" + "vX2 pL9kR4tW8"
+    assert redact_secret_shapes(f'ApiToken = @"{v}";').text == (
+        'ApiToken = @"[redacted:keyed-secret]";'
+    )
+    # a template expression opening the text, not only one opening a later line
+    text = "{{ lookup('password', '/tmp/x length=24 chars=ascii_letters') }}"
+    assert redact_secret_shapes(text) == (text, ())
