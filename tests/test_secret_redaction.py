@@ -2521,3 +2521,16 @@ def _sops(seed: int) -> str:
 )
 def test_ciphertext_at_edges_stays(text: str) -> None:
     assert redact(text) == (text, ())
+
+
+@pytest.mark.parametrize("password", ["test", "123456", "admin123"])
+def test_limit_a_database_uri_with_a_weak_password_that_is_a_placeholder_word(
+    password: str,
+) -> None:
+    # LIMIT: `test` and `123456` are placeholder words for the key-name layer, so a URI that
+    # really uses one passes; `admin123` is not one and is redacted
+    text = "postgres://app:" + password + "@db.internal/app"
+    expected = (
+        (text, ()) if password != "admin123" else ("[redacted:db-uri-creds]", ("db-uri-creds",))
+    )
+    assert redact(text) == expected
