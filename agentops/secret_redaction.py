@@ -67,7 +67,9 @@ connection strings (`Password=v;`, `?password=v&`), SQL (`IDENTIFIED BY 'v'`,
 `${X:-v}`, Makefile `?=`), Kubernetes `name:`/`value:` pairs, XML
 (`<password>v</password>`, `key="..." value="v"`), `set`/`config` commands,
 PowerShell `ConvertTo-SecureString "v" -AsPlainText`, `echo "v" | ... --password-stdin`,
-`.netrc`, `.pgpass`, `.pypirc`, `.npmrc` `_auth`/`_authToken`, redis.conf.
+`.netrc`, `.pgpass`, `.pypirc`, `.npmrc` `_auth`/`_authToken`, redis.conf, Redis
+`AUTH`, `rabbitmqctl add_user`, `htpasswd -b`, httpie `-a user:v`, Samba
+`-U user%v`, FreeRDP `/p:v`, Go `%+v` struct dumps, `printenv K` output.
 The rule that separates a secret from
 text that only names one: the key's LAST word is a credential noun
 (password, passwd, pass, pwd, psk, secret, token, credentials, or `key`
@@ -149,7 +151,12 @@ Display:
   password passed as a third positional argument (`new PDO($dsn, 'u', 'v')`,
   `getConnection(url, "u", "v")`), a Terraform variable's `default` past 512
   characters into its block or after a nested block, a Redis ACL `>password`
-  rule and a `.pgpass` line whose port is not 2 to 5 digits or `*` pass.
+  rule and a `.pgpass` line whose port is not 2 to 5 digits or `*` pass. A
+  Go `%+v` dump's field passes when it is not capitalized or its braces hold
+  something other than `Name:value` fields; Redis `AUTH` passes in lower case
+  without a prompt before it; a tool's pair flag (`http -a`, `smbclient -U`)
+  passes more than 256 characters after the tool's name; a variable printed
+  another way (`printf '%s' "$K"`, `env | grep K`) passes.
 - Vendor formats known only by a vendor's word pass when the word is not right
   before the value (a bare Okta `00...` token), and a prefixed key whose body
   is a run of the alphabet (`NRAK-ABCDEFGHIJ...`) is read as a placeholder.
@@ -380,6 +387,7 @@ class Scrubbed(NamedTuple):
 
 _Spans = list[tuple[int, int]]
 _Finder = Callable[[str], _Spans]
+_Spans2Finder = Callable[[str, frozenset[str]], _Spans]  # also told which literals occur
 
 
 def _ascii_re(pattern: str) -> re.Pattern[str]:
@@ -1082,12 +1090,16 @@ def _find_long_b64_storage(text: str) -> _Spans:
 #    (`#define K "v"`, `SetEnv K v`, `proxy_set_header K v`), a key and one value alone on
 #    their line (`password v`, `AuthLDAPBindPassword "v"`), `||=` and `??=`, a C array
 #    `K[] = "v"`, a Perl `$ENV{K} = 'v'`, a Terraform `variable "K" { default = "v" }` or
-#    `config("K", default="v")`. Where no key
+#    `config("K", default="v")`, a Go struct printed with `%+v` (`{User:u Password:v}`),
+#    HAProxy `user u insecure-password v`. Where no key
 #    stands in front, the syntax marks the value: `curl -u user:v`, a tool's password
 #    flag on the line that runs the tool, `.pgpass` lines, `IDENTIFIED BY 'v'`, session
 #    cookies, the second literal given to a login or credential call, a literal that a
 #    later flag marks (`-AsPlainText`, `--password-stdin`), the value a secret store's
-#    write command is given (`secret set --value v`, `<<< v`, `echo v | ... secret put`).
+#    write command is given (`secret set --value v`, `<<< v`, `echo v | ... secret put`),
+#    a tool's positional password (Redis `AUTH [user] v`, `rabbitmqctl add_user u v`,
+#    `htpasswd -b file u v`), a `user:v` or `user%v` pair (httpie `-a`, Samba `-U`),
+#    FreeRDP `/p:v`, and a variable's value on the line after `printenv K` or `echo $K`.
 # 3. The VALUE is a literal: quoted, the text between the quotes (and the literals of the
 #    same quote that continue it: `"abc" \<newline> "def"`, `("abc"<newline>"def")`);
 #    unquoted, up to the end its context sets (`_unquoted_extent`: `;` in a connection
@@ -1441,8 +1453,10 @@ def _is_code(
     return False
 
 
-def _find_keyed(text: str) -> _Spans:
-    """Values assigned to credential-named keys (see the rule above)."""
+def _find_keyed(text: str, present: frozenset[str] | None = None) -> _Spans:
+    """Values assigned to credential-named keys (see the rule above). `present`: the
+    `_KEYED_LITERALS` that occur in the text (None: any may occur)."""
+    present = _KEYED_LITERALS if present is None else present
     lowered = text.lower()
     if len(lowered) != len(text):
         # A character that lowers to several (U+0130) would shift every position: lower the
@@ -1461,7 +1475,7 @@ def _find_keyed(text: str) -> _Spans:
                 spans.extend(_continued(text, span[0], span[1]))
             elif text.startswith(_QUOTED_MARKERS, m.end()):  # `"[redacted:...]" \ "rest"`
                 spans.extend(_continued(text, m.end() + 1, text.find("]", m.end()) + 1))
-    spans.extend(_find_keyed_special(text, lowered))
+    spans.extend(_find_keyed_special(text, lowered, present))
     sealed = _ciphertext(text) if spans else []
     if sealed:
         spans = [span for span in spans if not _inside(sealed, span[0])]
@@ -1608,8 +1622,15 @@ def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int
             return None  # a bind variable: = @new_password
         pos = account.end()
         sep = "="
-    if sep == ":" and not key_quoted and not text.startswith((" ", "\t", "\n", '"', "'"), sep_end):
+    if (
+        sep == ":"
+        and not key_quoted
+        and not text.startswith((" ", "\t", "\n", '"', "'"), sep_end)
+        and not _go_struct_field(text, key_start)
+    ):
         return None  # YAML needs a space after the colon: `${SECRET_KEY:?err}` assigns nothing
+    if noun == "auth" and sep == "" and key_start == head:
+        return _redis_auth(text, key_start, pos)  # AUTH [user] v
     if noun == "auth" and not (
         text.startswith("_auth", key_start) or lowered.startswith("masterauth", key_start)
     ):
@@ -1710,6 +1731,39 @@ def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int
     if opened != -1 and text.find("}}", opened, key_start) == -1:
         return None  # inside a template's expression: {{ lookup('password', ...) }}
     return a, b
+
+
+# Redis `AUTH [user] v`: upper-case alone on its line, or after a prompt (`host:6379> auth v`);
+# one or two words fill the line (prose holds more).
+_REDIS_PROMPT = _ascii_re(r"[^\s>]{1,64}>[ \t]*")
+_REDIS_ARGS = _ascii_re(
+    r"(?:[^\s\"']+[ \t]+)?(?P<q>[\"']?)(?P<v>[^\s\"']+)(?P=q)[ \t]*(?=\r?\n|\Z)"
+)
+
+
+def _redis_auth(text: str, key_start: int, pos: int) -> tuple[int, int] | None:
+    before = text[text.rfind("\n", 0, key_start) + 1 : key_start]
+    alone = not before.strip(" \t") and text.startswith("AUTH", key_start)
+    if not alone and _REDIS_PROMPT.fullmatch(before) is None:
+        return None
+    args = _REDIS_ARGS.match(text, pos)
+    if args is None or not _literal_secret(args.group("v")):
+        return None
+    return args.span("v")
+
+
+# A Go struct printed with `%+v`: `{Host:db Port:5432 Password:v}`, exported (capitalized)
+# fields after the brace, each `Name:value` and one blank.
+_GO_FIELDS = _ascii_re(r"\{(?:[A-Za-z_][A-Za-z0-9_]*:[^\s{}]*[ ])*")
+
+
+def _go_struct_field(text: str, key_start: int) -> bool:
+    if not text[key_start].isupper():
+        return False
+    brace = text.rfind("{", max(0, key_start - 512), key_start)
+    if brace == -1 or text[brace - 1 : brace] in ("$", "#", "%", "@"):
+        return False  # ${KEY:-v}, #{key:v}: a template's braces
+    return _GO_FIELDS.fullmatch(text, brace, key_start) is not None
 
 
 # Which characters end an unquoted value depends on where its key sits (the character before
@@ -1823,6 +1877,8 @@ def _spaced_assignment(text: str, lowered: str, key_start: int, head_start: int,
         len(before) <= 4 or before[-5 if before.endswith("env") else -6] in " \t>"
     ):
         return True
+    if before.lstrip().startswith("user") and _HAPROXY_USER.fullmatch(before.lstrip()):
+        return True  # HAProxy userlist: `user admin insecure-password v`
     if before.endswith(_DIRECTIVE_ENDS) and _DIRECTIVE.search(before):
         return True  # `#define KEY "v"`, Apache `SetEnv KEY v`, nginx `proxy_set_header K v`
     if not before and _LONE_VALUE.match(text, head_start + len(noun)):
@@ -1852,6 +1908,7 @@ _SET_COMMAND = _ascii_re(
     r"(?:\bset(?:[ \t]+--?[a-z]+)*"  # fish: `set -gx KEY v`, `set --export KEY v`
     r"|\bconfig(?:[ \t]+--(?:global|local|system|user))?)[ \t]+[\"']?[a-z0-9_.:/@-]*\Z"
 )
+_HAPROXY_USER = _ascii_re(r"user[ \t]+[^\s]+")
 _DEFAULT_ARGUMENT = _ascii_re(r"default[ \t]*=[ \t]*")
 # A Terraform variable block's default, before any nested block closes it (bounded).
 _TERRAFORM_DEFAULT = _ascii_re(r"\{[^{}]{0,512}?\bdefault[ \t]*=[ \t]*(?=[\"'])")
@@ -1901,14 +1958,14 @@ _PGPASS = re.compile(
 )
 _PGPASS_GATE = _ascii_re(r":(?:[0-9]{2,5}|\*):[^\s:]+:[^\s:]+:\S")
 # Every flag below holds one, after a blank, a dash (`--user` holds `-u`) or the start.
-_DASH_FLAGS = _ascii_re(r"-[upaPwkbA](?<![^\s-]-[upaPwkbA])")
+_DASH_FLAGS = _ascii_re(r"-[upaPwkbAU](?<![^\s-]-[upaPwkbAU])")
 # A tool's password flag and its argument: `-p v`, `-p 'v'`, `-p"v"`.
 _TOOL_FLAG = _ascii_re(
     r"-([paPwkb])(?:[ \t]+|(?=[\"']))(?:([\"'])([^\"'\\\n]*)\2|([^\s\"'\\-][^\s\"'\\]*))"
 )
 _TOOL_WORDS = _ascii_re(
-    r"\b(?:(sshpass|login|twine|mongo(?:sh|dump|restore|import|export)?)|(redis-cli)"
-    r"|(sqlcmd|bcp|osql|zip|unzip)|(ldap[a-z]+)|(openssl)|(curl))\b"
+    r"\b(?:(sshpass|login|twine|mongo(?:sh|dump|restore|import|export)?|rdesktop)|(redis-cli)"
+    r"|(sqlcmd|bcp|osql|zip|unzip|mosquitto_(?:pub|sub|rr))|(ldap[a-z]+)|(openssl)|(curl))\b"
 )
 _FLAG_GROUP = {"p": 1, "a": 2, "P": 3, "w": 4, "k": 5, "b": 6}  # the tool a flag needs
 # SQL: `IDENTIFIED [WITH plugin] BY 'v'` (MySQL, Oracle), read on lower-cased text.
@@ -1923,7 +1980,7 @@ _SESSION_COOKIE = _ascii_re(
 _LOGIN_CALL = _ascii_re(r"gin\((?<=login\()(?=[ \t]*[\"'])")  # smtp.login("user", "v"), from `gin(`
 
 
-def _find_keyed_special(text: str, lowered: str) -> _Spans:
+def _find_keyed_special(text: str, lowered: str, present: frozenset[str]) -> _Spans:
     """Syntaxes whose secret has no key in front: curl -u, mysql -p, .pgpass lines, a
     literal a later flag marks."""
     out: _Spans = []
@@ -1979,6 +2036,7 @@ def _find_keyed_special(text: str, lowered: str) -> _Spans:
         which = "q" if m.group("q") is not None else "bare"
         if _literal_secret(m.group(which)):
             out.append(m.span(which))
+    out.extend(_positional_values(text, flags, present))
     return out
 
 
@@ -2019,6 +2077,65 @@ def _secret_store_values(text: str, lowered: str) -> _Spans:
                 spans.append(literal.span("q" if literal.group("q") is not None else "bare"))
         out.extend(span for span in spans if _literal_secret(text[span[0] : span[1]]))
     return out
+
+
+# Passwords a tool takes where no key names them, each looked for only where its tool's
+# name or flag occurs (`_KEYED_LITERALS`, the dash flags):
+# - `rabbitmqctl add_user u v`, `rabbitmqctl change_password u v`, `htpasswd -b [file] u v`:
+#   the last of the words the command takes (`-n` prints instead of writing a file).
+_POSITIONAL_COMMAND = _ascii_re(
+    r"\b(?:rabbitmqctl(?:[ \t]+-\S+)*[ \t]+(?:add_user|change_password)"
+    r"|htpasswd[ \t]+-(?:[a-z]*n[a-z]*b|b[a-z]*n)[a-zA-Z]*"  # -nb: no file, printed
+    r"|htpasswd[ \t]+-[a-mo-zA-Z]*b[a-mo-zA-Z]*[ \t]+(?:-\S+[ \t]+)*[^\s\"']+)"  # -b file
+    r"[ \t]+(?:\"[^\"\n]*\"|'[^'\n]*'|[^\s\"']+)[ \t]+(?P<q>[\"']?)(?P<v>[^\s\"']+)(?P=q)(?=\s|\Z)"
+)
+# - A `user:v` or `user%v` pair after the flag of the tool the line runs: httpie `-a` or
+#   `--auth`, Samba `-U user%v`; FreeRDP's own `/p:v`. Each starts at its tool's name.
+_HTTPIE_AUTH = _ascii_re(
+    r"(?:^|(?<=[\s;|&]))(?:https?|xhs?)[ \t][^\n]{0,256}?(?<=[ \t])(?:-a|--auth)(?:[ \t]+|=)"
+    r"(?P<q>[\"']?)[^\s:\"'`]*:(?P<v>[^\s\"'`]+)(?P=q)(?=\s|\Z)"
+)
+_SAMBA_USER = _ascii_re(
+    r"\b(?:smbclient|rpcclient|smbcacls|smbget|net)[ \t][^\n]{0,256}?(?<=[ \t])"
+    r"(?:-U|--user(?:name)?=)[ \t]*(?P<q>[\"']?)[^\s%\"']*%(?P<v>[^\s\"']+)(?P=q)(?=\s|\Z)"
+)
+_RDP_PASSWORD = _ascii_re(
+    r"freerdp[ \t][^\n]{0,256}?(?<=[ \t])/p(?:assword)?:"
+    r"(?P<q>[\"']?)(?P<v>[^\s\"']+)(?P=q)(?=\s|\Z)"
+)
+# - A variable's value echoed on the line after `printenv NAME` or `echo $NAME`: read as the
+#   assignment `NAME=v` (the value alone on its line).
+_ECHOED = _ascii_re(
+    r"(?:printenv[ \t]+|echo[ \t]+\"?\$\{?)([A-Za-z_][A-Za-z0-9_]*)\}?\"?[ \t]*\r?\n"
+    r"([^\s\"'`]+)[ \t]*(?=\r?\n|\Z)"
+)
+
+
+def _positional_values(text: str, flags: set[str], present: frozenset[str]) -> _Spans:
+    """Passwords given to a tool by position or in a pair (see the expressions above)."""
+    found: list[re.Match[str]] = []
+    if "rabbitmqctl" in present or "htpasswd" in present:
+        found += _POSITIONAL_COMMAND.finditer(text)
+    if "-a" in flags and ("http" in text or "xh" in text):
+        found += _HTTPIE_AUTH.finditer(text)
+    if "-U" in flags and "%" in text:
+        found += _SAMBA_USER.finditer(text)
+    if "/p:" in present or "/password:" in present:
+        found += _RDP_PASSWORD.finditer(text)
+    out = [m.span("v") for m in found if _literal_secret(m.group("v"))]
+    if "printenv" in present or "echo $" in present or 'echo "$' in present:
+        for m in _ECHOED.finditer(text):
+            name, value = m.group(1, 2)
+            start = len(name) + 1
+            if _find_keyed(name + "=" + value, frozenset()) == [(start, start + len(value))]:
+                out.append(m.span(2))  # `NAME=value` is a key-named secret
+    return out
+
+
+# The literals that switch on the branches above (found by the prefilter, see `_scan`).
+_KEYED_LITERALS = frozenset(
+    ("rabbitmqctl", "htpasswd", "/p:", "/password:", "printenv", "echo $", 'echo "$')
+)
 
 
 def _literal_secret(value: str) -> bool:
@@ -2187,6 +2304,9 @@ class _ShapeRule(NamedTuple):
     pattern: str = ""
     finder: _Finder | None = None
     storage_finder: _Finder | None = None  # storage variant when it differs from `finder`
+    # A finder told which literals `_scan` found, for a rule whose branches are switched on
+    # by literals of their own (its anchors); used at both boundaries.
+    literal_finder: _Spans2Finder | None = None
     also_needs: str = ""  # a word every match holds beyond its anchor (checked with `in`)
     # Prefilter probes for a rule without literals: (stop character, look-around regex that
     # must hold at that character); the rule runs when one probe fires.
@@ -3590,7 +3710,8 @@ _RULES: tuple[_ShapeRule, ...] = (
     _ShapeRule(
         "keyed-secret",
         "value assigned to a credential-named key (password, secret, token, api key...)",
-        finder=_find_keyed,
+        _at(*sorted(_KEYED_LITERALS)),
+        literal_finder=_find_keyed,
         gate="always",
     ),
     _ShapeRule(
@@ -4461,8 +4582,6 @@ def _noise_class(value: str) -> str:
 # The gate may only switch a rule OFF where it cannot match: outputs are those of running
 # every rule everywhere.
 
-_Spans2Finder = Callable[[str, frozenset[str]], _Spans]
-
 
 class _Compiled(NamedTuple):
     """A rule ready to run: its finders and the scan keys that switch it on."""
@@ -4537,7 +4656,9 @@ def _compile(rule: _ShapeRule) -> _Compiled:
     keys = {anchor.literal for anchor in rule.anchors}
     if rule.probes:
         keys.add(_probe_key(rule.name))
-    if rule.finder is not None:
+    if rule.literal_finder is not None:
+        display = storage = rule.literal_finder
+    elif rule.finder is not None:
         display = _plain(rule.finder)
         storage = _plain(rule.storage_finder or rule.finder)
     else:

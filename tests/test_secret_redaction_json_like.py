@@ -125,7 +125,8 @@ def test_vendor_region_is_fenced_once() -> None:
 def test_every_rule_has_a_way_to_run() -> None:
     for rule in sr._RULES:
         assert rule.name and rule.description
-        assert (rule.pattern != "") != (rule.finder is not None), rule.name
+        ways = (rule.pattern != "", rule.finder is not None, rule.literal_finder is not None)
+        assert sum(ways) == 1, rule.name
         assert rule.anchors or rule.probes or rule.gate, rule.name
         assert rule.boundary in ("both", "storage")
         assert rule.gate in ("", "b64-run", "at-sign", "entropy-run", "always")

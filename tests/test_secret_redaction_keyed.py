@@ -1286,3 +1286,127 @@ def test_edges_of_the_newer_checks() -> None:
     # a template expression opening the text, not only one opening a later line
     text = "{{ lookup('password', '/tmp/x length=24 chars=ascii_letters') }}"
     assert redact_secret_shapes(text) == (text, ())
+
+
+# Tools that take a password where no key names it: a positional argument, a `user:pass` or
+# `user%pass` pair, a command's echo on the next line, a struct dump without blanks.
+TOOL_POSITIONALS = [
+    "127.0.0.1:6379> AUTH {v}\nOK",
+    "127.0.0.1:6379> AUTH default {v}\nOK",
+    "redis> auth {v}",
+    "AUTH {v}",
+    "http -a admin:{v} GET https://api.example.test/items",
+    "https --auth=deploy:{v} POST api.example.test/hooks",
+    "xh --auth ops:{v} api.example.test",
+    "rabbitmqctl add_user admin {v}",
+    "sudo rabbitmqctl change_password guest '{v}'",
+    "htpasswd -b /etc/nginx/.htpasswd admin {v}",
+    "htpasswd -nbB ops '{v}'",
+    "mosquitto_pub -h broker -u dev -P {v} -t t -m hi",
+    "smbclient //srv/share -U admin%{v}",
+    "xfreerdp /v:10.0.0.5 /u:admin /p:{v}",
+    "cfg: {{Host:db.internal Port:5432 User:app Password:{v}}}",
+    "&{{User:app Password:{v} SSL:true}}",
+    "$ printenv DB_PASSWORD\n{v}\n$ ls",
+    "$ echo $API_TOKEN\n{v}",
+    "userlist admins\n    user admin insecure-password {v}",
+]
+
+
+@pytest.mark.parametrize("template", TOOL_POSITIONALS)
+def test_tool_positional_passwords(template: str) -> None:
+    v = "Qm7vX2" + "pL9kR4tW8"
+    out = redact_secret_shapes(template.format(v=v))
+    assert v not in out.text and out.shapes == ("keyed-secret",), out.text
+    assert out.text.count("[redacted:") == 1
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "AUTH failed for user",  # prose: more than a user and a password
+        "auth required pam_unix.so",  # PAM: lower-case, no prompt
+        "127.0.0.1:6379> AUTH $REDIS_PASSWORD",
+        "http -a admin: GET https://api.example.test",  # httpie asks for the password
+        "http -a admin:changeme https://api.example.test",
+        "rabbitmqctl add_user admin",
+        "rabbitmqctl list_users",
+        "htpasswd -c /etc/nginx/.htpasswd admin",  # asks for it
+        "mosquitto_pub -h broker -P $MQTT_PASSWORD -t t",
+        "smbclient //srv/share -U admin",
+        "smbclient -L srv -U%",
+        "xfreerdp /v:host /u:admin /p:$RDP_PASSWORD",
+        "{Host:db Port:5432 User:app Password:}",
+        "&{User:app Password:*** SSL:true}",
+        "{password:pwd}",  # a JS object's shorthand: code
+        "${SECRET_KEY:?missing}",
+        "#{Password:default}",
+        "ratio:1.5 Password:Qm7vX2pL9kR4tW8",  # no struct dump around it
+        "$ printenv DB_PASSWORD\n\n$ ls",  # unset: an empty line
+        "$ printenv HOME\n/home/dev",
+        "$ echo $API_TOKEN | wc -c\n41",
+        "echo $DB_PASSWORD\nexit",
+        "    user admin password $6$rounds=5000$salt$hash",  # a crypt hash, not the password
+        "user admin insecure-password changeme",
+    ],
+)
+def test_tool_positionals_left_alone(text: str) -> None:
+    assert redact_secret_shapes(text) == (text, ())
+
+
+@pytest.mark.parametrize(
+    "unit",
+    [
+        "http -a ",
+        "https x -a u:",
+        "smbclient -U a% ",
+        "xfreerdp /p: ",
+        "127.0.0.1:6379> AUTH ",
+        "htpasswd -b f ",
+        "rabbitmqctl add_user a ",
+        "{Password:x ",
+        "{A:b Password:x} ",
+        "printenv A_TOKEN\n",
+        "user x insecure-password ",
+    ],
+)
+def test_adversarial_tool_positionals_finish(unit: str) -> None:
+    # A generous adversarial bound, not a speed figure (benchmarks/redact_speed.py is).
+    import time
+
+    text = (unit * (200_000 // len(unit) + 1))[:200_000]
+    started = time.process_time()
+    redact_secret_shapes(text)
+    redact_secret_shapes(text.replace(" ", "\n"))
+    assert time.process_time() - started < 5.0
+
+
+@pytest.mark.parametrize(
+    "template",
+    [
+        'echo "${{DB_PASSWORD}}"\n{v}',
+        "printenv STRIPE_SECRET_KEY\n{v}",
+        "AUTH '{v}'",
+        "db-1:6380> AUTH ops {v}",
+        'http --auth "deploy:{v}" api.example.test',
+    ],
+)
+def test_tool_positional_spellings(template: str) -> None:
+    v = "Qm7vX2" + "pL9kR4tW8"
+    out = redact_secret_shapes(template.format(v=v))
+    assert v not in out.text and out.shapes == ("keyed-secret",), out.text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "auth Qm7vX2pL9kR4tW8",  # lower case with no prompt: a word in prose or a config
+        "{host:db user:app password:Qm7vX2pL9kR4tW8}",  # fields not capitalized
+        "{Host:db Opts:[a b] Password:Qm7vX2pL9kR4tW8}",  # not a `Name:value` field before
+        "http " + "x" * 260 + " -a u:Qm7vX2pL9kR4tW8",  # the flag too far from its tool
+        "printf '%s\\n' \"$DB_PASSWORD\"\nQm7vX2pL9kR4tW8",  # another way of printing
+        "rabbitmqctl add_user Qm7vX2pL9kR4tW8",  # one word: the user, asked for the password
+    ],
+)
+def test_limit_tool_positionals_that_pass(text: str) -> None:
+    assert redact_secret_shapes(text) == (text, ())
