@@ -156,7 +156,14 @@ Display:
   something other than `Name:value` fields; Redis `AUTH` passes in lower case
   without a prompt before it; a tool's pair flag (`http -a`, `smbclient -U`)
   passes more than 256 characters after the tool's name; a variable printed
-  another way (`printf '%s' "$K"`, `env | grep K`) passes.
+  another way (`printf '%s' "$K"`, `env | grep K`) passes. A token shaped
+  like an identifier whose parts are all under 16 characters or hold fewer
+  than three digits (`acme_key_Kq83mXzLpRtvNw`) after a credential key reads
+  as a name and passes; an `Authorization` scheme not listed is kept only
+  before a credential of 12 characters or more with a digit.
+- A ThingsBoard device token is seen only as 20 letters and digits in a
+  device API path (`/api/v1/<token>/telemetry`); a Salesforce token only
+  with its 15-character org id and a body of 80 or more characters.
 - Vendor formats known only by a vendor's word pass when the word is not right
   before the value (a bare Okta `00...` token), and a prefixed key whose body
   is a run of the alphabet (`NRAK-ABCDEFGHIJ...`) is read as a placeholder.
@@ -415,6 +422,37 @@ def _beside_vendor_word(word: str, value: str) -> Callable[[str], _Spans]:
         r"(?![A-Za-z0-9_=+/-])"  # and ends where a token would
     )
     return lambda text: [m.span(1) for m in rx.finditer(text)]
+
+
+_VAULT_LOGIN = _ascii_re(
+    r"\bvault[ \t]+login[ \t]+(?:-[a-z-]+(?:=[^\s=]+)?[ \t]+)*(?:token=)?"
+    r"(s\.[A-Za-z0-9]{24})(?![A-Za-z0-9])"
+)
+_VAULT_ASSIGNED = _beside_vendor_word("vault", r"s\.[A-Za-z0-9]{24}")
+
+
+def _find_legacy_vault_token(text: str) -> _Spans:
+    """A legacy Vault token (`s.` and 24) assigned beside the word vault, or given to
+    `vault login`."""
+    spans = _VAULT_ASSIGNED(text) + [m.span(1) for m in _VAULT_LOGIN.finditer(text)]
+    return _disjoint(spans)
+
+
+# The 15-character org id, `!` and the session body; found from each `!`, rare in text.
+_SALESFORCE = _ascii_re(
+    r"(?<![A-Za-z0-9])00[A-Za-z0-9]{13}![A-Za-z0-9._]{79,}[A-Za-z0-9](?![A-Za-z0-9_])"
+)
+
+
+def _find_salesforce(text: str) -> _Spans:
+    out: _Spans = []
+    i = text.find("!", 15)
+    while i != -1:
+        m = _SALESFORCE.match(text, i - 15)
+        if m is not None:
+            out.append(m.span())
+        i = text.find("!", m.end() if m is not None else i + 1)
+    return out
 
 
 def _entropy_at_least(counts: Iterable[int], n: int, twice_bits: int) -> bool:
@@ -735,7 +773,7 @@ def _find_telegram(text: str) -> _Spans:
             s -= 1
         if s >= last and 5 <= i - s <= 16:
             m = _TELEGRAM.match(text, s)
-            if m is not None:
+            if m is not None and not _filler(m.group()):
                 out.append(m.span())
                 last = m.end()
         i = text.find(":A", max(i + 1, last))
@@ -1172,6 +1210,20 @@ _HOLDS_AN_ASSIGNMENT = re.compile(
 _MAX_VALUE = 1024  # characters a key-named value may span; longer runs are not read
 _VALUE_END = _ascii_re(r"[\s\"'`,;&()\[\]{}<>\\]")
 _AUTH_SCHEME = _ascii_re(r"(?i:basic|bearer|token|digest|negotiate|apikey|key|sso-key)[ \t]+")
+# A scheme not listed (`SSWS`, `DeepL-Auth-Key`, `GenieKey`): one word, then a credential of
+# 12 characters or more with a digit, alone up to the value's end.
+_OTHER_SCHEME = _ascii_re(r"[A-Za-z][A-Za-z0-9-]{0,31}[ \t]+(?=[^\s\"'`]{12})")
+_CREDENTIAL_AFTER_SCHEME = _ascii_re(r"[^\s\"'`]*[0-9][^\s\"'`]*")
+
+
+def _other_scheme(text: str, a: int) -> re.Match[str] | None:
+    scheme = _OTHER_SCHEME.match(text, a)
+    if scheme is None:
+        return None
+    rest = _CREDENTIAL_AFTER_SCHEME.match(text, scheme.end())
+    return scheme if rest is not None and len(rest.group()) >= 12 else None
+
+
 _PLACEHOLDER = re.compile(
     r"""(?x)
       (?:x+|\*+|\.+|-+|_+|\#+|0+|•+)           # filler
@@ -1192,6 +1244,7 @@ _PLACEHOLDER = re.compile(
 # or holds only letters, `_`, `-` and spaces: this cheap test skips the long alternation.
 _MAYBE_PLACEHOLDER = _ascii_re(r"(?s:.{0,11})\Z|[A-Za-z_ -]*\Z|[xX*.\-_#0•<\[(]")
 _VERSION_LIKE = _ascii_re(r"[0-9]+(?:[.][0-9]+)+")
+_FILL_IN = _ascii_re(r"<[A-Za-z][A-Za-z0-9_ -]*>")  # <your_token>, after a value's prefix
 # Whole-value shapes, tried at the value's start (`.match`): a search would retry every one
 # at every position. The two shapes that may sit anywhere are plain string tests.
 _ELIDED = ("...", "\u2026")  # elided: sk-...
@@ -1205,6 +1258,7 @@ _NOT_A_SECRET_VALUE = _ascii_re(
         |cfg|conf|py)\Z                                      # a file: secrets/db-password.txt
     | \A(?:vault|ssm|awssm|gcpsm|azkv|secretsmanager|keyring|sops|ref\+[a-z]+):  # a manager's
     | \A[a-z]+(?:[-_.][a-z]+)+\Z                            # a resource name: postgres-auth
+    | \A[\#.][a-z]+(?:[-_][a-z]+)+\Z                       # a CSS selector: #add-password
     | \A[a-z0-9_-]+(?:/[a-z0-9_.-]+){2,}(?::[a-z0-9_]+)?\Z   # a vault path: secret/data/app
     | \A[a-z]{3,10}[0-9]\Z                                  # an example password: sunshine1
     | \A(?:sha|md|aes|rsa|des|utf|ucs|base|argon|pbkdf|scrypt|blake|crc|hs|rs|es|ps|ed
@@ -1212,7 +1266,8 @@ _NOT_A_SECRET_VALUE = _ascii_re(
     """
 )
 _PLACEHOLDER_PART = _ascii_re(
-    r"example|placeholder|change_?me|redacted|xxxx|\*{4}|\#{4}"  # `####`, `****`: masked
+    r"example|placeholder|change_?me|redacted|xxxx|\*{3}|\#{4}"  # `####`, `***`: masked
+    r"|<[a-z][a-z0-9_ -]*>"  # a name to fill in: SG.<your_key>
 )  # on lower-cased text
 # A reference or template, read at the start of the value.
 _REFERENCE = _ascii_re(
@@ -1400,6 +1455,20 @@ def _ascending_runs(value: str) -> bool:
     return run >= 3
 
 
+# A part of an identifier between underscores that no one names a thing with: 16 or more
+# letters and digits with three digits or more (`sb_secret_LdA6Om5L2c1k5oACn82X`).
+_RANDOM_PART = _ascii_re(
+    r"(?:\A|_)"  # a part starts the identifier or follows an underscore
+    r"(?=[A-Za-z]{0,15}[0-9][A-Za-z]*[0-9][A-Za-z]*[0-9])"  # a digit in its first 16, 3 in all
+    r"[A-Za-z0-9]{16}"
+)
+
+
+def _random_part(value: str) -> bool:
+    """`value`, an identifier, holds a random part: a token with a vendor prefix, not a name."""
+    return _RANDOM_PART.search(value) is not None
+
+
 def _is_code(
     value: str,
     sep: str,
@@ -1421,7 +1490,7 @@ def _is_code(
     if quoted_key_bare_value and ident:
         return True  # {"key": VARIABLE}: JSON has no such value, code does
     lowered = value.lower()
-    named = ident and _KEY_WORD.search(lowered) is not None
+    named = ident and _KEY_WORD.search(lowered) is not None and not _random_part(value)
     if named and _NAMES_A_KEY.search(value):
         return True  # "name": "SENDGRID_API_KEY": a key's name, not its value
     if not quoted and _KEY_PATH.fullmatch(value) is not None:
@@ -1443,7 +1512,7 @@ def _is_code(
         return True
     if sep == ":" and value.endswith("!") and _TYPE_LIKE.fullmatch(value):
         return True  # GraphQL: password: String!
-    if ident:
+    if ident and not _random_part(value):
         if ("_" in value or value.isalpha()) and _NAMES_A_CREDENTIAL.search(lowered):
             return True  # password=KEY_PASSWORD, authkey=authkey, pwd=getpass_unicode (not X7pwQ)
         if (spaced or sep in (":=", "=>")) and not any(ch.isdigit() for ch in value):
@@ -1690,9 +1759,11 @@ def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int
         if wide is None or text.startswith(_ELIDED, wide[0]):
             return None  # code, or an elided value: `ops_eyJzaWdu...` shows a token's head
         b, after = wide
+        if text.startswith("<", b) and _FILL_IN.match(text, b):
+            return None  # dop_v1_<your_token>: a prefix and a name to fill in
     value = text[a:b]
     if noun == "authorization" or (noun == "auth" and not quoted and text[key_start] == "_"):
-        scheme = _AUTH_SCHEME.match(text, a)
+        scheme = _AUTH_SCHEME.match(text, a) or _other_scheme(text, a)
         if scheme is None and not quoted and not (len(value) >= 12 and _HAS_DIGIT(value)):
             return None  # a header value without a scheme must look like a credential
         if scheme is not None:
@@ -2764,11 +2835,12 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
     ),
     _ShapeRule(
         "newrelic-key",
-        "New Relic user (NRAK-), insert (NRII-) or browser (NRJS-) key",
-        _at("NRAK-", "NRII-", "NRJS-"),
+        "New Relic user, admin, insert, query, REST, browser or synthetics location key",
+        _at("NRAK-", "NRAA-", "NRII-", "NRIQ-", "NRRA-", "NRJS-", "NRSP-"),
         # a body that spells the alphabet or counts up is a placeholder
         r"\bNR(?![A-Z]{2}-[A-Za-z0-9_-]{0,27}?(?:ABCDEF|abcdef|123456))"
-        r"(?:AK-[A-Za-z0-9]{27}|II-[A-Za-z0-9_-]{32}|JS-[0-9a-f]{19})(?![A-Za-z0-9_-])",
+        r"(?:AK-[A-Za-z0-9]{27}|AA-[0-9a-f]{27}|I[IQ]-[A-Za-z0-9_-]{32}|RA-[0-9a-f]{42}"
+        r"|JS-[0-9a-f]{19}|SP-[a-z]{2}[0-9]{2}[0-9a-f]{31})(?![A-Za-z0-9_-])",
     ),
     _ShapeRule(
         "notion-token",
@@ -2889,9 +2961,9 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
     ),
     _ShapeRule(
         "supabase-token",
-        "Supabase personal access token (sbp_...)",
-        _body_after("sbp_"),
-        r"\bsbp_[0-9a-f]{40}\b",
+        "Supabase personal access token (sbp_...) or secret API key (sb_secret_...)",
+        (*_body_after("sbp_"), _Anchor("sb_secret_")),
+        r"\bsbp_[0-9a-f]{40}\b|\bsb_secret_[A-Za-z0-9_-]{24,64}(?![A-Za-z0-9_-])",
     ),
     _ShapeRule(
         "dockerhub-token",
@@ -3027,6 +3099,40 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
         "ClickUp personal API token (pk_<digits>_<32>)",
         _at("pk_"),
         r"\bpk_[0-9]{6,10}_[0-9A-Z]{32}\b",
+    ),
+    # formats from other public scanners' catalogs (Nosey Parker, Kingfisher,
+    # secrets-patterns-db) and the vendors' documentation
+    _ShapeRule(
+        "salesforce-token",
+        "Salesforce session or access token (<org id>!<body>)",
+        finder=_find_salesforce,
+        probes=(("!", r"(?<=00[A-Za-z0-9]{13}!)(?=[A-Za-z0-9._]{80})"),),
+    ),
+    _ShapeRule(
+        "arcjet-key",
+        "Arcjet site key (ajkey_<26>)",
+        _at("ajkey_"),
+        r"\bajkey_[0-9a-z]{26}\b",
+    ),
+    _ShapeRule(
+        "deepl-key",
+        "DeepL API authentication key of the free plan (<uuid>:fx)",
+        (_Anchor(":fx", -36),),
+        r"(?<![A-Za-z0-9-])[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}:fx"
+        r"(?![A-Za-z0-9])",
+    ),
+    _ShapeRule(
+        "telnyx-key",
+        "Telnyx API v2 key (KEY<32 hex>_<22>)",
+        (_Anchor("KEY", 0, 0),),  # KEY and its hex are one run of 35
+        r"\bKEY[0-9A-F]{32}_[A-Za-z0-9]{22}\b",
+    ),
+    _ShapeRule(
+        "thingsboard-token",
+        "ThingsBoard device access token in a device API path",
+        (_Anchor("/api/v1/", 8),),
+        r"(?=[A-Za-z]{0,19}[0-9])[A-Za-z0-9]{20}"
+        r"(?=/(?:telemetry|attributes|rpc|claim|firmware|software)\b)",
     ),
     _ShapeRule(
         "azure-function-key",
@@ -3619,7 +3725,7 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
             _Anchor("VAULT", b64_run=True),
             _Anchor("vault"),
         ),
-        finder=_beside_vendor_word("vault", r"s\.[A-Za-z0-9]{24}"),
+        finder=_find_legacy_vault_token,
     ),
     _ShapeRule(
         "yandex-keyed",
@@ -3650,8 +3756,10 @@ _RULES: tuple[_ShapeRule, ...] = (
         "private-key",
         "PEM or PGP private-key block, BEGIN to END (or to the end of the text)",
         _at("-----BEGIN "),
-        r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?"
-        r"(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)",
+        r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----"
+        # a body that is only an ellipsis or a name to fill in is documentation
+        r"(?!(?:\s|\\+[nr])*(?:\.\.\.|\u2026|\\+u2026|<[^<>\n]*>)(?:\s|\\+[nr])*-----END )"
+        r"[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)",
     ),
     _ShapeRule(
         "db-uri-creds",
@@ -4638,9 +4746,13 @@ _NOT_FILLER = str.maketrans("", "", "xX0")
 
 def _filler(token: str) -> bool:
     """A vendor shape filled in with x, X or 0 (`ghp_xxxx...`, `sk_live_XXXX...`): three
-    quarters of its letters and digits or more are filler, which a random body never is."""
+    quarters of its letters and digits or more are filler, which a random body never is.
+    In a URL (a webhook) the secret is its last path segment, measured alone."""
     if "xxxx" not in token and "XXXX" not in token and "0000" not in token:
         return False  # the cheap test: every filled-in shape holds a run of four
+    if _URL_MARK in token:
+        last = token.rstrip("/").rsplit("/", 1)[-1]
+        token = last if len(last) >= 8 else token
     filler = len(token) - len(token.translate(_NOT_FILLER))
     return 4 * filler >= 3 * sum(ch.isalnum() for ch in token)
 

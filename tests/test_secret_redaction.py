@@ -2149,7 +2149,8 @@ def test_gate_b64_run_only() -> None:
         ("PMAK-" + "a" * 24 + "-" + "b" * 30, ["postman-key"]),
         ("PMAK-" + "a" * 23 + "-" + "b" * 30, []),
         ("v1.0-" + "a" * 24 + "-" + "b" * 30, ["cloudflare-ca-key"]),
-        ("AGE-SECRET-KEY-1" + "x" * 29, ["age-secret-key"]),
+        # `KEY` (Telnyx) is inside the age literal, so present with it
+        ("AGE-SECRET-KEY-1" + "x" * 29, ["age-secret-key", "telnyx-key"]),
         ("AGE-SECRET-KEY-1" + "x" * 13, []),
         ("gsk_" + "a" * 30, ["groq-key"]),
         ("gsk_" + "a" * 29, []),

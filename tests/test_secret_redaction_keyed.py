@@ -1410,3 +1410,95 @@ def test_tool_positional_spellings(template: str) -> None:
 )
 def test_limit_tool_positionals_that_pass(text: str) -> None:
     assert redact_secret_shapes(text) == (text, ())
+
+
+@pytest.mark.parametrize(
+    "template",
+    [
+        "API_KEY={v}",
+        'api_key: "{v}"',
+        "client_secret = '{v}'",
+        'const token = "{v}";',
+    ],
+)
+@pytest.mark.parametrize(
+    "v",
+    [
+        "acme_live_" + "Kq83mXz01LpRt7vNw2Ys5B",  # a vendor prefix with a random body
+        "KEY" + "D3LN9PNAETJERA8W9P7FH4V67048JR5C",  # a token that starts with a word
+        "secret_" + "Q9xLm2Rt5XwAb4Cd6Ef8Gh",
+        "ApiKey_" + "7Hq2Lm9Xz4Rt8Wv1Ks6Pb3",
+    ],
+)
+def test_an_identifier_with_a_random_part_is_a_value(template: str, v: str) -> None:
+    out = redact_secret_shapes(template.format(v=v))
+    assert v[-8:] not in out.text and "keyed-secret" in out.shapes, out.text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "password = KEY_PASSWORD_V2",
+        "api_key = SENDGRID_API_KEY",
+        "token = get_token_from_vault",
+        'api_key_name: "STRIPE_SECRET_KEY_2024"',
+        "secret_key = SECRET_KEY_BASE64",
+    ],
+)
+def test_an_identifier_of_words_stays_a_name(text: str) -> None:
+    assert redact_secret_shapes(text) == (text, ())
+
+
+@pytest.mark.parametrize(
+    ("template", "scheme"),
+    [
+        ("Authorization: SSWS {v}", "SSWS"),
+        ('curl -H "Authorization: SSWS {v}" https://dev-1.example.test/api/v1/users', "SSWS"),
+        ('{{"Authorization": "DeepL-Auth-Key {v}"}}', "DeepL-Auth-Key"),
+        ("authorization: GenieKey {v}", "GenieKey"),
+    ],
+)
+def test_an_authorization_scheme_not_listed_keeps_its_name(template: str, scheme: str) -> None:
+    v = "00yFnN_OxZ" + "xdF34zs1wV6y0x6c5YtzjI"
+    out = redact_secret_shapes(template.format(v=v))
+    assert out.text == template.format(v="[redacted:keyed-secret]"), out.text
+    assert scheme + " [redacted:" in out.text  # the scheme's name stays
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Authorization: Negotiate",
+        "Authorization: SSWS ${OKTA_API_TOKEN}",
+        "Authorization: Custom header values are passed through",
+        "Authorization: SSWS short",
+    ],
+)
+def test_authorization_schemes_without_a_credential_stay(text: str) -> None:
+    assert redact_secret_shapes(text) == (text, ())
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "SENDGRID_API_KEY='SG.<YOUR_KEY>'",
+        "huggingface-cli login --token hf_***",
+        "DIGITALOCEAN_TOKEN=dop_v1_<your_token>",
+        'this.addPassword = "#add-password";',
+        'resetPassword: ".reset-password-form"',
+        "SLACK_WEBHOOK_URL=https://hooks.slack.com/services/TXXXXXXXX/BXXXXXXXX/" + "X" * 24,
+        "webhook: https://hooks.slack.com/services/T00000000/B00000000/" + "X" * 24,
+        "TELEGRAM_BOT_TOKEN=" + "123456789:AA" + "x" * 33,
+        '{"key": "-----BEGIN PRIVATE KEY-----\\n\\u2026\\n-----END PRIVATE KEY-----"}',
+        "-----BEGIN RSA PRIVATE KEY-----\n...\n-----END RSA PRIVATE KEY-----",
+        'PRIVATE_KEY="-----BEGIN PRIVATE KEY-----\n<your key here>\n-----END PRIVATE KEY-----"',
+        "-----BEGIN OPENSSH PRIVATE KEY-----\n\u2026\n-----END OPENSSH PRIVATE KEY-----",
+    ],
+)
+def test_documentation_placeholders_in_vendor_shapes_stay(text: str) -> None:
+    assert redact_secret_shapes(text) == (text, ())
+
+
+def test_limit_identifier_token_without_a_random_part_reads_as_a_name() -> None:
+    text = "API_KEY=acme_key_Kq83mXzLpRtvNw"  # parts under 16, or under three digits
+    assert redact_secret_shapes(text) == (text, ())

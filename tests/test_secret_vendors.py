@@ -141,7 +141,16 @@ TOKENS: dict[str, list[str]] = {
     "google-refresh-token": ["1//0" + "{URL 99}"],
     "nvidia-key": ["nvapi-" + "{URL 64}"],
     "clickup-token": ["pk_" + "{DIG 8}_{UAN 32}"],
+    # formats from other public scanners' catalogs (Nosey Parker, Kingfisher,
+    # secrets-patterns-db) and the vendors' documentation
+    "salesforce-token": ["00D" + "{AN 12}!{AN 40}.{AN 55}"],
+    "arcjet-key": ["ajkey_" + "{LAN 26}"],
+    "deepl-key": ["UUID" + ":fx"],
+    "telnyx-key": ["KEY" + "{UHEX 32}_{AN 22}"],
 }
+TOKENS["newrelic-key"] += ["NRIQ-" + "{URL 32}", "NRRA-" + "{HEX 42}", "NRAA-" + "{HEX 27}"]
+TOKENS["newrelic-key"].append("NRSP-" + "us01{HEX 31}")
+TOKENS["supabase-token"].append("sb_secret_" + "{URL 31}")
 TOKENS["dockerhub-token"].append("dckr_oat_" + "{URL 32}")
 TOKENS["duffel-token"].append("duffel_live_" + "{EQURL 43}")
 
@@ -192,7 +201,7 @@ def test_every_new_record_has_samples_here() -> None:
     keyed = {name for name in names if name.endswith("-keyed")}
     pinned = set(TOKENS) | set(KEYED_SAMPLES) | {"gitlab-session", "teams-webhook"}
     pinned |= {"nuget-config-password", "kubernetes-secret", "azure-function-key"}
-    pinned |= {"zapier-webhook"}
+    pinned |= {"zapier-webhook", "thingsboard-token"}
     assert set(names[vendor_from:]) - keyed <= pinned
     assert keyed <= set(KEYED_SAMPLES)
 
@@ -555,7 +564,8 @@ def test_b64_gated_records_keep_their_promise() -> None:
 def test_adversarial_repetition_is_linear(shape: str) -> None:
     # the literal repeated, and the literal followed by a long body that never ends well:
     # generous bound, stated as such (the benchmark measures speed)
-    literal = sr._VENDOR_RULES[_index(shape)].anchors[0].literal
+    rule = sr._VENDOR_RULES[_index(shape)]
+    literal = rule.anchors[0].literal if rule.anchors else rule.probes[0][0]
     for text in (literal * 20000, literal + "a" * 200000 + "!", (literal + "a1-") * 10000):
         start = time.process_time()
         find_secret_shapes(text)
@@ -599,3 +609,54 @@ def test_vendor_cases_api() -> None:
     assert len(cases) > 300
     for rule, text, secret in cases:
         assert isinstance(rule, str) and secret and secret in text
+
+
+def test_thingsboard_device_token_in_its_url() -> None:
+    token = render("{LAN 20}", 3)
+    for path in ("telemetry", "attributes", "rpc"):
+        text = f"curl -X POST https://tb.example.test/api/v1/{token}/{path} -d '{{}}'"
+        out = redact_secret_shapes(text)
+        assert out.text == text.replace(token, "[redacted:thingsboard-token]"), out
+    for text in (
+        f"https://tb.example.test/api/v1/{token}/devices",  # not a device API path
+        "https://tb.example.test/api/v1/$ACCESS_TOKEN/telemetry",
+        "https://tb.example.test/api/v1/integrations/telemetry",
+    ):
+        assert redact_secret_shapes(text) == (text, ()), text
+
+
+@pytest.mark.parametrize(
+    "template",
+    [
+        "vault login {t}",
+        "vault login -method=token token={t}",
+        "$ vault login -no-print {t}",
+    ],
+)
+def test_legacy_vault_token_given_to_vault_login(template: str) -> None:
+    token = "s." + render("{AN 24}", 7)
+    out = redact_secret_shapes(template.format(t=token))
+    assert token[2:8] not in out.text and out.shapes == ("vault-keyed",), out
+
+
+def test_vault_login_without_a_legacy_token_stays() -> None:
+    for text in ("vault login -method=userpass username=ops", "vault login s.short"):
+        assert redact_secret_shapes(text) == (text, ()), text
+
+
+def test_salesforce_token_is_found_from_each_bang() -> None:
+    token = render("00D{AN 12}!{AN 40}.{AN 55}", 11)
+    for text in (f"sid={token}", f"a!b {token}!", f"{token[:16]}{token}"):
+        out = redact_secret_shapes(text)
+        assert token[20:30] not in out.text and "salesforce-token" in out.shapes, out
+    for text in (
+        "00Dabc!short",  # a body under 80 characters
+        "x" * 15 + "!" + "A" * 100,  # no org id before the bang
+        "100D" + "a" * 12 + "!" + "b1" * 50,  # the org id inside a longer word
+    ):
+        assert "salesforce-token" not in redact_secret_shapes(text).shapes, text
+    for unit in ("00" + "a" * 13 + "!" + "a" * 100, "!" * 3, "00" + "a" * 13 + "!"):
+        text = unit * (200_000 // len(unit))
+        start = time.process_time()
+        redact_secret_shapes(text)
+        assert time.process_time() - start < 2.0, unit[:20]
