@@ -804,7 +804,14 @@ _LABEL = re.compile(
     r"(?<![A-Za-z0-9_])(?:md5|sha-?(?:1|224|256|384|512)|h1)\Z", re.ASCII | re.IGNORECASE
 )
 _URL_TERM = _ascii_re(r"[\s\"'<>`{}]")
-_SSH_CTX = _ascii_re(r"(?<![A-Za-z0-9])(?:ssh|ecdsa|sk)-[A-Za-z0-9@.-]{1,60}[ \t]{1,8}\Z")
+# A public key's type before its body; the type starts a word, or follows an escaped line
+# break or tab (`\\nssh-rsa AAAA...` in a JSON string).
+_SSH_CTX = _ascii_re(
+    r"(?:(?<![A-Za-z0-9])|(?<=\\[nrt]))(?:ssh|ecdsa|sk)-[A-Za-z0-9@.-]{1,60}[ \t]{1,8}\Z"
+)
+# A JSON Web Key's public members (`n`, `e` of RSA; `x`, `y` of EC) before their value; the
+# private ones (`d`, `p`, `q`, `dp`, `dq`, `qi`, `k`) are secrets. Read beside a `kty`.
+_JWK_PUBLIC = _ascii_re(r"\\*\"[nxy]\\*\"[ \t]*:[ \t]*\\*\"\Z")
 _ARMOR = _ascii_re(r"-----(BEGIN|END) ([A-Z0-9 ]+)-----")
 _PUBLIC_WORDS = frozenset(("PUBLIC", "CERTIFICATE", "CRL", "SIGNATURE"))
 
@@ -889,6 +896,12 @@ class _Context:
 
     def _label_before(self, pos: int) -> bool:
         text = self.text
+        if (
+            text[pos - 1 : pos] == '"'
+            and _JWK_PUBLIC.search(text, max(0, pos - 16), pos)
+            and text.find("kty", max(0, pos - 512), pos) != -1
+        ):
+            return True  # {"kty":"RSA","n":"<modulus>"}: a public key's member
         k = pos
         while k > 0 and text[k - 1] in "_-":
             k -= 1
@@ -955,16 +968,21 @@ def _hex_skipped(text: str, ctx: _Context, p: int, e: int) -> bool:
         return True
     if text.endswith("#diff-", 0, p):
         return True
-    if (p == 0 or text[p - 1] == "\n") and text[e : e + 2] in ("  ", " *"):
-        return True
+    if (p == 0 or text[p - 1] in "\n\"'") and text[e : e + 2] in ("  ", " *"):
+        return True  # `sha256sum` output: a line, or a string, that opens with the digest
     return ctx.label_before(p) or ctx.in_ciphertext(p)
 
 
 _HAS_DIGIT = _ascii_re(r"[0-9]").search
 
 
+# The base64 of an image or a document starts with its file signature: PNG, JPEG, GIF, PDF
+# and RIFF (WebP, WAV). An agent's transcript carries screenshots this way.
+_FILE_MAGIC = ("iVBORw0KGgo", "/9j/", "R0lGOD", "JVBERi0", "UklGR")
+
+
 def _b64_skipped(text: str, ctx: _Context, p: int, c: str) -> bool:
-    if _PURE_HEX.fullmatch(c) or not _HAS_DIGIT(c):
+    if _PURE_HEX.fullmatch(c) or not _HAS_DIGIT(c) or c.startswith(_FILE_MAGIC):
         return True
     if p >= 8 and text[p - 8 : p] == ";base64,":
         return True
@@ -1256,7 +1274,7 @@ _NOT_A_SECRET_VALUE = _ascii_re(
     | \A(?:/|\./|\.\./|~/)(?:[a-z0-9_.-]*|[A-Za-z0-9_.-]{1,15})\Z   # /run, ~/.netrc, /Users
     | \A(?:[A-Za-z0-9_.-]+/)*[A-Za-z0-9_-]+\.(?:json|jsonl|ya?ml|toml|ini|txt|pem|key|crt|env
         |cfg|conf|py)\Z                                      # a file: secrets/db-password.txt
-    | \A(?:vault|ssm|awssm|gcpsm|azkv|secretsmanager|keyring|sops|ref\+[a-z]+):  # a manager's
+    | \A(?:vault|ssm|awssm|gcpsm|azkv|secretsmanager|keyring|sops|ref\+[a-z]+|arn):  # a manager's
     | \A[a-z]+(?:[-_.][a-z]+)+\Z                            # a resource name: postgres-auth
     | \A[\#.][a-z]+(?:[-_][a-z]+)+\Z                       # a CSS selector: #add-password
     | \A[a-z0-9_-]+(?:/[a-z0-9_.-]+){2,}(?::[a-z0-9_]+)?\Z   # a vault path: secret/data/app
@@ -2023,11 +2041,14 @@ def _attached_p_tool(lowered: str) -> bool:
 _MYSQL_P = _ascii_re(r"(?<=\s)-p(?:[ \t]*([\"'])([^\s\"']+)\1|([^\s\"'-][^\s\"']*))")
 # host:port:database:user:password, the port 2 to 5 digits or `*`; the gate is the part from
 # the port's colon on, so a clock time (`09:26:53 INFO`) does not start the line scan.
+# The database and user hold no quote, brace, bracket or comma: JSON after a clock time
+# (`...03:25:17.680Z"}}","interrupted":false`) is not a line of the file.
 _PGPASS = re.compile(
-    r"(?:^|(?<=[\"']))[^\s:#\"']+:(?:[0-9]{2,5}|\*):[^\s:]+:[^\s:]+:([^\s\"'\\]+)(?=[\"'\\]|$)",
+    r"(?:^|(?<=[\"']))[^\s:#\"']+:(?:[0-9]{2,5}|\*):[^\s:\"'{}\[\],]+:[^\s:\"'{}\[\],]+"
+    r":([^\s\"'\\]+)(?=[\"'\\]|$)",
     re.ASCII | re.MULTILINE,
 )
-_PGPASS_GATE = _ascii_re(r":(?:[0-9]{2,5}|\*):[^\s:]+:[^\s:]+:\S")
+_PGPASS_GATE = _ascii_re(r":(?:[0-9]{2,5}|\*):[^\s:\"'{}\[\],]+:[^\s:\"'{}\[\],]+:\S")
 # Every flag below holds one, after a blank, a dash (`--user` holds `-u`) or the start.
 _DASH_FLAGS = _ascii_re(r"-[upaPwkbAU](?<![^\s-]-[upaPwkbAU])")
 # A tool's password flag and its argument: `-p v`, `-p 'v'`, `-p"v"`.
@@ -4178,6 +4199,8 @@ def _mapped_back(
     for view, escapes, view_spans in zip(views, own, found, strict=True):
         for a, b, shape in view_spans:
             if escapes is not None:
+                if _left_to_decoding(view.text, (a, b, shape), escapes):
+                    continue  # the next view, decoded again, judges it
                 a, b = _fit_raw(a, b, escapes)
             if a < b:
                 spans.append((lo + view.starts[a], lo + view.ends[b - 1], shape))
@@ -4348,10 +4371,13 @@ def _escape_windows(text: str) -> list[tuple[int, int]]:
 
 def _escaped_spans(text: str, passes: int) -> tuple[_Shown, list[tuple[int, int, str]] | None]:
     """The raw text's own display result, and the display spans of escaped text: raw spans
-    (fitted to whole escapes, cut at line breaks) united with the decoded windows' spans
-    mapped back. The spans are None where they equal the raw result's (the caller then
-    uses that result as is); the result reads as not converged when any view did not
-    converge. The offset maps are built only where something was found."""
+    (fitted to whole escapes) united with the decoded windows' spans mapped back. The spans
+    are None where they equal the raw result's (the caller then uses that result as is);
+    the result reads as not converged when any view did not converge. The offset maps are
+    built only where something was found.
+
+    A span that an escape reshapes (`_left_to_decoding`) is left to the decoded view, where
+    the escape is the character it stands for."""
     raw = _display(text, passes, True)
     if not raw.converged:
         return raw, None
@@ -4371,11 +4397,37 @@ def _escaped_spans(text: str, passes: int) -> tuple[_Shown, list[tuple[int, int,
     if not decoded and not found_raw:
         return raw, None
     views, escapes, own = _decoded_views(text)
-    fitted = _fit_through_levels(found_raw, escapes, views, own)
+    kept = [span for span in found_raw if not _left_to_decoding(text, span, escapes)]
+    fitted = _fit_through_levels(kept, escapes, views, own)
     united = _inside_json_strings(text, _merge_spans(fitted + decoded))
     if united == _merge_spans(found_raw):
         return raw, None
     return raw, united
+
+
+_GENERIC_SHAPES = frozenset(("long-hex", "long-base64"))
+_URI_SHAPES = frozenset(("db-uri-creds", "url-credentials"))
+
+
+def _left_to_decoding(text: str, span: tuple[int, int, str], escapes: _RawEscapes) -> bool:
+    """A span of a text that is decoded again, which the decoded view must judge: a URI
+    whose credentials run over an escaped line break (`redis://host:6379/0\\nURL=...@` has
+    no password; a break after the `@` only ends the host, and the span is cut there), or a
+    generic run beside an escape's backslash (the letter of `\\n` joins `\\n<40 hex>` into
+    41 base64 characters; `sha512-...\\/...` loses its label after the slash)."""
+    a, b, shape = span
+    if shape in _URI_SHAPES:
+        k = bisect_left(escapes.breaks, a)
+        at = text.find("@", a, b)
+        return k < len(escapes.breaks) and escapes.breaks[k] < (b if at == -1 else at)
+    if shape not in _GENERIC_SHAPES:
+        return False
+    return any(text[at : at + 1] == "\\" and _inside_an_escape(escapes, at) for at in (a - 1, b))
+
+
+def _inside_an_escape(escapes: _RawEscapes, at: int) -> bool:
+    i = bisect_right(escapes.starts, at) - 1
+    return i >= 0 and at < escapes.ends[i]
 
 
 def _replace_named(text: str, spans: list[tuple[int, int, str]]) -> str:

@@ -1917,7 +1917,8 @@ def _o_docker(text: str) -> list[tuple[int, int]]:
 
 
 def _o_label(before: str) -> bool:
-    return (
+    jwk = re.search(r'\\*"[nxy]\\*"[ \t]*:[ \t]*\\*"\Z', before) is not None
+    return (jwk and "kty" in before[-512:]) or (
         re.search(
             r"(?<![A-Za-z0-9_])(?:md5|sha-?(?:1|224|256|384|512)|h1)[:=-][_-]*\Z",
             before,
@@ -2014,12 +2015,13 @@ def _o_generic(text: str, hexr: bool) -> list[tuple[int, int]]:
                 or _o_label(text[:p])
                 or _o_label(text[:gs])
                 or text[:p].endswith("#diff-")
-                or ((p == 0 or text[p - 1] == "\n") and text[e : e + 2] in ("  ", " *"))
+                or ((p == 0 or text[p - 1] in "\n\"'") and text[e : e + 2] in ("  ", " *"))
             )
         else:
             skip = (
                 re.fullmatch("[0-9a-fA-F]+", c) is not None
                 or not re.search("[0-9]", m.group())
+                or re.match("iVBORw0KGgo|/9j/|R0lGOD|JVBERi0|UklGR", c) is not None  # files
                 or _o_in_url(text, p)
                 or (text[max(0, p - 8) : p] == ";base64," and p >= 8)
                 or _o_label(text[:p])
@@ -2027,7 +2029,8 @@ def _o_generic(text: str, hexr: bool) -> list[tuple[int, int]]:
                 or (
                     c.startswith("AAAA")
                     and re.search(
-                        r"(?<![A-Za-z0-9])(?:ssh|ecdsa|sk)-[A-Za-z0-9@.-]{1,60}[ \t]{1,8}\Z",
+                        r"(?:(?<![A-Za-z0-9])|(?<=\\[nrt]))(?:ssh|ecdsa|sk)-[A-Za-z0-9@.-]{1,60}"
+                        r"[ \t]{1,8}\Z",
                         text[:p],
                         re.A,
                     )
@@ -2535,3 +2538,58 @@ def test_limit_a_database_uri_with_a_weak_password_that_is_a_placeholder_word(
         (text, ()) if password != "admin123" else ("[redacted:db-uri-creds]", ("db-uri-creds",))
     )
     assert redact(text) == expected
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        "iVBORw0KGgoAAAANSUhEUgAA",
+        "/9j/4AAQSkZJRgABAQ",
+        "R0lGODlhAQABAIAAAP",
+        "JVBERi0xLjcKJeLjz9",
+        "UklGRiQAAABXRUJQVlA4",
+    ],
+)
+def test_base64_of_an_image_or_document_is_not_a_secret(head: str) -> None:
+    random = "Qm7vX2pL9kR4tW8sY3nB6cV1z" + "A5dF0gH2jK4lM7pN9qR1sT3u" + "V5wX7yZ9aB2cD4eF6gH8"
+    body = head + random
+    for text in (
+        '{"type": "base64", "media_type": "image/png", "data": "' + body + '"}',
+        "attachment " + body,
+    ):
+        assert redact_secret_shapes(text) == (text, ()), text
+    assert redact_secret_shapes("attachment " + random).shapes == ("long-base64",)
+
+
+_RSA_PUB = (
+    "AAAAB3NzaC1yc2EAAAADAQABAAAB" + "AQD7zB5s5QsT2sl2qw2YpmXWGwe1" + "iRjPHIHAsvbpcrLzVRy3j9Y"
+)
+_MODULUS = (
+    "wJl9v5Y4obQiKx2Lm8Pq3Rt6V" + "b9Nc1Xz4Sd7Fg0Hj2Kl5Qw8Er1" + "Ty4Ui7Op0As3Df6Gh9Jk2Lz5Xc8Vb1Nm4"
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "keys:\\nssh-rsa " + _RSA_PUB + " ops@bastion",  # a line break escaped before it
+        '{"c": "ubuntu@a\\\\nssh-rsa ' + _RSA_PUB + ' ops@b"}',  # and escaped twice
+        '{"keys":[{"kty":"RSA","use":"sig","kid":"k1","n":"' + _MODULUS + '","e":"AQAB"}]}',
+        '{\\"kty\\":\\"EC\\",\\"crv\\":\\"P-256\\",\\"x\\":\\"' + _MODULUS + '\\"}',
+    ],
+)
+def test_public_keys_beside_escapes_and_in_jwks_stay(text: str) -> None:
+    assert redact_secret_shapes(text) == (text, ())
+
+
+def test_a_jwk_private_member_is_still_redacted() -> None:
+    text = '{"kty":"RSA","n":"' + _MODULUS + '","d":"' + _MODULUS[::-1] + '"}'
+    out = redact_secret_shapes(text)
+    assert out.shapes == ("long-base64",) and _MODULUS in out.text, out
+
+
+@pytest.mark.parametrize("quote", ['"', '\\"'])
+def test_a_checksum_line_opening_a_string_is_not_a_secret(quote: str) -> None:
+    digest = "0aeb2bb2fbe9c1d4" + "7f3a5b6c8d9e0f1a2b3c4d5e" + "6f708192a3b4c5d6e7f80912"
+    text = '{"content": ' + quote + digest + "  dist/app.tar.gz" + quote + "}"
+    assert redact_secret_shapes(text) == (text, ())

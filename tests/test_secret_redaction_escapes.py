@@ -514,3 +514,73 @@ def test_windows_closer_than_the_gap_are_one_and_far_ones_stay_apart() -> None:
     first, second = sr._escape_windows(far)
     assert first == (0, len("a\\n\n") + len("plain line\n"))
     assert second[1] == len(far) and second[0] > first[1] + sr._WINDOW_GAP
+
+
+# A generic run that an escape cuts is judged in the decoded view, where it is whole: in the
+# raw text the letter of `\n` or the slash of `\/` joins the run beside it.
+_SHA_A = "72969a5da8cc93aa591dc590" + "f9374bca77676163"
+_SHA_B = "63aea3a41e0d1f2c7b8e9a4d" + "5c6f7e8d9a0b1c2d"
+_SRI = (
+    "ZGqtA6wY/y+CaBTq7+VfXkPq" + "Lm4Rt8Wz2Xc5Vb9Nm1Qs3Df6Gh8Jk0Lp2Zx4Cv6Bn8Mq0We2Rt4Yu6Io8Pa0Sd=="
+)
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        f"{_SHA_A} dev Refactor loader\n{_SHA_B} ops Merge pull request #583",
+        '{\n  "integrity": "sha512-' + _SRI + '"\n}',
+        "git log --format='%H %an %s'\n" + f"{_SHA_B} ops Add retry",
+    ],
+)
+def test_a_generic_run_an_escape_cuts_is_judged_decoded(content: str) -> None:
+    line = json.dumps({"content": content})
+    for text in (line, line.replace("/", "\\/"), json.dumps({"c": line})):
+        assert redact_secret_shapes(text) == (text, ()), text
+
+
+@pytest.mark.parametrize("escape", ["\n", "\t", '"'])
+@pytest.mark.parametrize("slashes", [False, True])
+def test_a_secret_beside_an_escape_is_still_found(escape: str, slashes: bool) -> None:
+    secret = "QWJjMTIzZGVmNDU2Z2hp" + "Nzg5amtsMDEybW5vMzQ1cHFy"
+    line = json.dumps({"content": f"cache {escape}{secret}{escape} done/x"})
+    line = line.replace("/", "\\/") if slashes else line
+    out = redact_secret_shapes(line)
+    assert secret[:8] not in out.text and out.shapes == ("long-base64",), out
+    assert json.loads(out.text)["content"].startswith("cache ")
+
+
+def test_a_run_beside_a_backslash_far_from_every_escape_is_judged_raw() -> None:
+    secret = "QWJjMTIzZGVmNDU2Z2hp" + "Nzg5amtsMDEybW5vMzQ1cHFy"
+    far = "line of text\n" * 200
+    for text in (
+        "a\\nb\n" + far + "C:\\keys\\" + secret + " end",  # `\k`: no escape, no window
+        "a\\nb\n" + far + "key " + secret + "\\ end",
+    ):
+        out = redact_secret_shapes(text)
+        assert secret[:8] not in out.text and out.shapes == ("long-base64",), out
+        assert out.text.startswith("a\\nb\n")
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "CACHE_URL=redis://localhost:6379/0\nDB_URL=postgres://app:${DB_PASSWORD}@db/app",
+        "A=postgres://django@pg.internal:5432/x\nB=jdbc:postgresql://pg:5432/x\nC=mysql://root@h",
+    ],
+)
+def test_a_uri_whose_credentials_run_over_an_escaped_line_break_is_judged_decoded(
+    content: str,
+) -> None:
+    line = json.dumps({"output": content})
+    for text in (line, json.dumps({"c": line})):
+        assert redact_secret_shapes(text) == (text, ()), text
+
+
+def test_a_uri_cut_by_an_escaped_line_break_after_its_host_keeps_its_password_found() -> None:
+    password = "%21R%40ven%24" + "3292"  # percent-encoded in the URI, as it must be
+    content = f"DSN: postgresql+psycopg2://webapp:{password}@localhost/ledger\nLOG: info"
+    for text in (json.dumps({"content": content}), json.dumps({"c": json.dumps(content)})):
+        out = redact_secret_shapes(text)
+        assert "ven%24" not in out.text and "LOG: info" in out.text, out
+        assert json.loads(out.text)

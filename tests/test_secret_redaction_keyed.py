@@ -1502,3 +1502,30 @@ def test_documentation_placeholders_in_vendor_shapes_stay(text: str) -> None:
 def test_limit_identifier_token_without_a_random_part_reads_as_a_name() -> None:
     text = "API_KEY=acme_key_Kq83mXzLpRtvNw"  # parts under 16, or under three digits
     assert redact_secret_shapes(text) == (text, ())
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"t":"2024-05-30T03:25:17.680Z"}}","stderr":"","interrupted":false,"isImage":false}',
+        '"at": "2025-10-20T09:21:38.053+00:00"\\n}\\n"}],"isError":false}}',
+        "'12:30:45:db:user' and more",
+    ],
+)
+def test_pgpass_fields_hold_no_json_punctuation(text: str) -> None:
+    # a timestamp's colons followed by JSON keys is not host:port:db:user:password
+    assert redact_secret_shapes(text) == (text, ())
+    line = json.dumps({"content": text})
+    assert json.loads(redact_secret_shapes(line).text) == {"content": text}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'db_password: "arn:aws:secretsmanager:eu-west-1:123456789012:secret:prod/db-Ab12Cd"',
+        "API_TOKEN=arn:aws:ssm:us-east-1:123456789012:parameter/app/token",
+        '{"client_secret": "arn:aws:secretsmanager:us-east-2:210987654321:secret:oauth-x9Y8z7"}',
+    ],
+)
+def test_an_amazon_resource_name_is_a_reference(text: str) -> None:
+    assert redact_secret_shapes(text) == (text, ())
