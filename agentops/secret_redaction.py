@@ -601,7 +601,17 @@ def _holds_a_password(text: str, colon: int, at: int) -> bool:
     `<password>`, `****`, `changeme`; the key-name layer's list) or a reference (`$PGPASSWORD`,
     `${DB_PASSWORD}`, `{password}`, `%(password)s`)."""
     password = text[colon + 1 : at]
-    return not (_placeholder_word(password) or _REFERENCE.match(password))
+    if _placeholder_word(password) or _REFERENCE.match(password):
+        return False
+    if "[redacted:" not in password and _PLACEHOLDER_PART.search(password.lower()):
+        return False  # !ChangeMe!, ********, <password> (a token inside is absorbed)
+    # one lower-case word holding a credential word: mypassword, randompassword
+    return not (
+        len(password) >= 8
+        and password.isalpha()
+        and password.islower()
+        and _NAMES_A_CREDENTIAL.search(password) is not None
+    )
 
 
 _SCHEME_CH = frozenset(string.ascii_letters + string.digits + "+.-")
@@ -811,6 +821,7 @@ _SSH_CTX = _ascii_re(
 )
 # A JSON Web Key's public members (`n`, `e` of RSA; `x`, `y` of EC) before their value; the
 # private ones (`d`, `p`, `q`, `dp`, `dq`, `qi`, `k`) are secrets. Read beside a `kty`.
+_PUBLIC_KEY_NAME = _ascii_re(r"(?i:public[_-]?key|pubkey)[\"']?[ \t]*[:=][ \t]*[\"']?\Z")
 _JWK_PUBLIC = _ascii_re(r"\\*\"[nxy]\\*\"[ \t]*:[ \t]*\\*\"\Z")
 _ARMOR = _ascii_re(r"-----(BEGIN|END) ([A-Z0-9 ]+)-----")
 _PUBLIC_WORDS = frozenset(("PUBLIC", "CERTIFICATE", "CRL", "SIGNATURE"))
@@ -835,7 +846,13 @@ _SCHEME_END = re.compile(r"(?:https?|wss?|ftp|s3|gs|file)\Z", re.ASCII | re.IGNO
 # mapping of a Sealed Secret. Without its key it holds no secret, so neither the generic
 # rules nor the key-name layer read it. Each kind opens with a mark and is read from there
 # to the end of its line at most once, so a line of repeated marks costs linear time.
-_VAULT_MARK, _SOPS_MARK = "$ANSIBLE_VAULT;", "ENC[AES256_GCM,"
+_VAULT_MARK, _SOPS_MARK, _EYAML_MARK = "$ANSIBLE_VAULT;", "ENC[AES256_GCM,", "ENC[PKCS7,"
+_EYAML_BLOCK = _ascii_re(r"ENC\[PKCS7,[A-Za-z0-9+/=\s]*\]")  # hiera-eyaml, over several lines
+# `secure:` and its base64 value: a Travis CI or Pulumi encrypted value
+_SECURE_VALUE = re.compile(
+    r"(?:^|(?<=[\s-]))secure:[ \t]*([\"']?)[A-Za-z0-9+/=]{16,}\1(?![A-Za-z0-9+/=])",
+    re.ASCII | re.MULTILINE,
+)
 _VAULT_LINES = _ascii_re(r"(?:\n[ \t]*[0-9a-fA-F]+[ \t]*\r?(?=\n|\Z))+")  # after the header
 _SEALED = re.compile(
     r"^(?P<indent>[ \t]*)encryptedData:[ \t]*\r?\n"  # the mapping's key, then the lines
@@ -847,13 +864,16 @@ _SEALED = re.compile(
 def _ciphertext(text: str) -> list[tuple[int, int]]:
     """Spans of committed ciphertext in `text`, in order (usually none: one `in` each)."""
     spans: list[tuple[int, int]] = []
-    for mark in (_VAULT_MARK, _SOPS_MARK):
+    for mark in (_VAULT_MARK, _SOPS_MARK, _EYAML_MARK):
         at = text.find(mark)
         while at != -1:
             eol = text.find("\n", at)
             eol = len(text) if eol == -1 else eol
             if mark == _VAULT_MARK:
                 block = _VAULT_LINES.match(text, eol)
+                end = block.end() if block is not None else -1
+            elif mark == _EYAML_MARK:
+                block = _EYAML_BLOCK.match(text, at)
                 end = block.end() if block is not None else -1
             else:
                 close = text.find("]", at, eol)
@@ -863,6 +883,8 @@ def _ciphertext(text: str) -> list[tuple[int, int]]:
             at = text.find(mark, end if end != -1 else eol)
     if "encryptedData:" in text:
         spans.extend(m.span() for m in _SEALED.finditer(text))
+    if "secure:" in text:
+        spans.extend(m.span() for m in _SECURE_VALUE.finditer(text))
     return sorted(spans)
 
 
@@ -896,6 +918,8 @@ class _Context:
 
     def _label_before(self, pos: int) -> bool:
         text = self.text
+        if _PUBLIC_KEY_NAME.search(text, max(0, pos - 32), pos):
+            return True  # PublicKey = ..., "public_key": "...": a public key's value
         if (
             text[pos - 1 : pos] == '"'
             and _JWK_PUBLIC.search(text, max(0, pos - 16), pos)
@@ -1272,9 +1296,9 @@ _NOT_A_SECRET_VALUE = _ascii_re(
       \A(?:@@|__|%%|\#\#)[A-Za-z0-9_]+(?:@@|__|%%|\#\#)\Z   # a fixture marker @@SECRET@@
     | \A(?:/|\./|\.\./|~/)(?:[a-z0-9_.-]+/)+[A-Za-z0-9_.-]*\Z | \A[A-Za-z]:\\  # a path
     | \A(?:/|\./|\.\./|~/)(?:[a-z0-9_.-]*|[A-Za-z0-9_.-]{1,15})\Z   # /run, ~/.netrc, /Users
-    | \A(?:[A-Za-z0-9_.-]+/)*[A-Za-z0-9_-]+\.(?:json|jsonl|ya?ml|toml|ini|txt|pem|key|crt|env
+    | \A@?(?:[A-Za-z0-9_.-]+/)*[A-Za-z0-9_-]+\.(?:json|jsonl|ya?ml|toml|ini|txt|pem|key|crt|env
         |cfg|conf|py)\Z                                      # a file: secrets/db-password.txt
-    | \A(?:vault|ssm|awssm|gcpsm|azkv|secretsmanager|keyring|sops|ref\+[a-z]+|arn):  # a manager's
+    | \A(?:vault|ssm|awssm|gcpsm|azkv|secretsmanager|keyring|sops|ref\+[a-z]+|arn|exec):  # refs
     | \A[a-z]+(?:[-_.][a-z]+)+\Z                            # a resource name: postgres-auth
     | \A[\#.][a-z]+(?:[-_][a-z]+)+\Z                       # a CSS selector: #add-password
     | \A[a-z0-9_-]+(?:/[a-z0-9_.-]+){2,}(?::[a-z0-9_]+)?\Z   # a vault path: secret/data/app
@@ -1286,10 +1310,11 @@ _NOT_A_SECRET_VALUE = _ascii_re(
 _PLACEHOLDER_PART = _ascii_re(
     r"example|placeholder|change_?me|redacted|xxxx|\*{3}|\#{4}"  # `####`, `***`: masked
     r"|<[a-z][a-z0-9_ -]*>"  # a name to fill in: SG.<your_key>
+    r"|do[ _-]?not[ _-]?use|replace[ _-](?:this|me|with)"  # prose telling what to put there
 )  # on lower-cased text
 # A reference or template, read at the start of the value.
 _REFERENCE = _ascii_re(
-    r"\$|:[A-Za-z_]|![A-Za-z_]+(?:\s|\Z)|%\(|%[A-Za-z_][A-Za-z0-9_]*%"  # $X, :bind, !tag, %X%
+    r"\$|:[A-Za-z_]|![A-Za-z_]+(?:\s|\Z)|%\(|%[A-Za-z_][A-Za-z0-9_]*%|%env\("  # $X, :x, %X%
     r"|\{\{|\{%|\{[A-Za-z_]|#\{|<%|@\{|\[\["  # templates: {{ x }}, {x}, #{x}, <%= %>
 )
 _IDENT = _ascii_re(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -1762,7 +1787,7 @@ def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int
     if text.startswith("(", pos) and sep in ("=", ":", ":="):
         paren = _PAREN_STRING.match(text, pos)
         pos = paren.end() if paren is not None else pos
-    if text.startswith("--", pos):
+    if text.startswith("--", pos) or (sep == "" and _FLAG_WORD.match(text, pos)):
         return None  # the next CLI flag, not a value
     if sep != "," and text.startswith(_STRING_PREFIXES, pos):
         pos += 1  # C# @"v", Python b"v" and r"v" assigned: the literal starts at its quote
@@ -1800,6 +1825,8 @@ def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int
         return None  # a token another rule put there (`Bearer [redacted:...]`)
     if sep == "," and (not quoted or b - a < 8):
         return None
+    if _KEY_ID.fullmatch(value) and lowered.startswith("signingkey", head - 7):
+        return None  # git's user.signingkey names a GPG key by its id
     if not quoted and value.startswith(("env:", "file:", "fd:", "stdin")):
         return None  # openssl-style pass-phrase arguments naming where the secret is
     if not quoted and value.startswith("pass:"):
@@ -1874,7 +1901,9 @@ _NEXT_PAIR = _ascii_re(r"[;&,][ \t]?[A-Za-z_][A-Za-z0-9_-]*=")
 _PAIR_START = _ascii_re(r"[A-Za-z_][A-Za-z0-9_-]*=")
 # A call's or an index's brackets, two levels deep, on one line.
 _BRACKETS = _ascii_re(r"\((?:[^()\n]|\([^()\n]*\))*\)|\[(?:[^\[\]\n]|\[[^\[\]\n]*\])*\]")
-_NAME_CHAIN = _ascii_re(r"[A-Za-z_$][A-Za-z0-9_$]*(?:(?:\??\.|::)[A-Za-z_$][A-Za-z0-9_$]*)*")
+# A name a call or an index follows: dotted (`a?.b`, `A::b`), Erlang's `os:getenv`, and
+# Elixir's bang functions (`System.fetch_env!`).
+_NAME_CHAIN = _ascii_re(r"[A-Za-z_$][A-Za-z0-9_$]*(?:(?:\??\.|::?)[A-Za-z_$][A-Za-z0-9_$]*)*!?")
 
 
 def _unquoted_extent(
@@ -2003,6 +2032,8 @@ _DEFAULT_ARGUMENT = _ascii_re(r"default[ \t]*=[ \t]*")
 _TERRAFORM_DEFAULT = _ascii_re(r"\{[^{}]{0,512}?\bdefault[ \t]*=[ \t]*(?=[\"'])")
 _SQL_ROLE = _ascii_re(r"\b(?:create|alter)[ \t]+(?:user|role|login)\b")  # ... WITH PASSWORD 'v'
 _SQL_FOR = _ascii_re(r"for[ \t]+[^\s=]+[ \t]*=[ \t]*(?:password\((?=[\"']))?")  # FOR 'u'@'h' =
+_KEY_ID = _ascii_re(r"(?:0x)?[0-9A-Fa-f]{8}(?:[0-9A-Fa-f]{8})?")  # a GPG key id, short or long
+_FLAG_WORD = _ascii_re(r"-[A-Za-z][A-Za-z-]*(?=\s|\Z)")  # `-storepass  -dname`: no value
 _BODY_FLAG = _ascii_re(r"(?:--body|-b)(?:[ \t]+|=|(?=[\"']))")
 # After a key and blanks: an XML attribute's value (key="K" value="v"), or a fallback literal
 # (`process.env.TOKEN || 'v'`, `X ?? "v"`, `X or "v"`).
@@ -2493,7 +2524,9 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
         "slack-webhook",
         "Slack incoming, workflow or trigger webhook URL",
         _at("https://hooks.slack.com/"),
-        r"\bhttps://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/]+",
+        # the whole path, and not one a placeholder continues (`.../<password>`, `.../****`)
+        r"\bhttps://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/]+"
+        r"(?![A-Za-z0-9/<*{$])",
     ),
     _ShapeRule(
         "discord-token",

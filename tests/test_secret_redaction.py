@@ -1918,6 +1918,9 @@ def _o_docker(text: str) -> list[tuple[int, int]]:
 
 def _o_label(before: str) -> bool:
     jwk = re.search(r'\\*"[nxy]\\*"[ \t]*:[ \t]*\\*"\Z', before) is not None
+    public = r"(?i:public[_-]?key|pubkey)[\"']?[ \t]*[:=][ \t]*[\"']?\Z"
+    if re.search(public, before[-32:]) is not None:
+        return True
     return (jwk and "kty" in before[-512:]) or (
         re.search(
             r"(?<![A-Za-z0-9_])(?:md5|sha-?(?:1|224|256|384|512)|h1)[:=-][_-]*\Z",
@@ -2593,3 +2596,37 @@ def test_a_checksum_line_opening_a_string_is_not_a_secret(quote: str) -> None:
     digest = "0aeb2bb2fbe9c1d4" + "7f3a5b6c8d9e0f1a2b3c4d5e" + "6f708192a3b4c5d6e7f80912"
     text = '{"content": ' + quote + digest + "  dist/app.tar.gz" + quote + "}"
     assert redact_secret_shapes(text) == (text, ())
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[Peer]\nPublicKey = rUcHgHv/WOwdxl1HGFHT"
+        + "QYNK98hCAsw7VmkCQXx1vFU=\nAllowedIPs = 10.8.0.0/24",
+        '{"public_key": "MFkwEwYHKoZIzj0CAQYI' + 'KoZIzj0DAQcDQgAEq8x7Vb2Lm4Rt9Wz"}',
+        "config:\n  app:dbPassword:\n    secure: AAABAHvZ9d1X3vjO"
+        + "XPp8mYiU4rQ0Tn1zq7mT7Y5o1r4Qm0kBj2sP6Ww=",
+        'env:\n  global:\n    - secure: "kT3q0zq3WmH6d8pYV2nL9w5F'
+        + "h0cX4eR7tB1sM8vA2uE6jK9o"
+        + 'P3iQ5lN0xZ7yC4gD1fS8="',
+        "profile::db::password: >\n    ENC[PKCS7,MIIBiQYJKoZIhvcNAQcDoIIBejCC"
+        + "AXYCAQAxggEhMIIBHQIBADAFMAACAQEw\n"
+        + "    DQYJKoZIhvcNAQEBBQAEggEAcX4bZ3cC"
+        + "8Yd2f0yQ]",
+        'DATABASE_URL="postgresql://johndoe:randompassword@localhost:5432/mydb?schema=public"',
+        'DATABASE_URL="postgresql://app:!ChangeMe!@127.0.0.1:5432/app?serverVersion=16"',
+        "slack_api_url: https://hooks.slack.com/services/TGOTSBPYA/BOFWANDRKVA/<password>",
+        "slack_api_url: https://hooks.slack.com/services/TYVXVYPZN/BXUJCRCEGVA/********",
+    ],
+)
+def test_public_keys_ciphertext_and_placeholders_in_configs_stay(text: str) -> None:
+    assert redact_secret_shapes(text) == (text, ())
+
+
+def test_a_private_key_beside_a_public_one_is_still_redacted() -> None:
+    private = "yAnz5TF+lXXJte14tji3" + "zlMNq+hd2rYUIgJBgB3fBmk="
+    public = "xGIdeTKHnD48+J0LMF69" + "M6MbVewDcNGFMzYfny0cqvs="
+    text = f"[Interface]\nPrivateKey = {private}\n[Peer]\nPublicKey = {public}"
+    out = redact_secret_shapes(text)
+    assert private[:10] not in out.text and public in out.text, out
+    assert redact_secret_shapes("postgres://app:" + "pw@db:5432/x").shapes == ("db-uri-creds",)

@@ -1529,3 +1529,21 @@ def test_pgpass_fields_hold_no_json_punctuation(text: str) -> None:
 )
 def test_an_amazon_resource_name_is_a_reference(text: str) -> None:
     assert redact_secret_shapes(text) == (text, ())
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '  password: System.fetch_env!("DATABASE_PASSWORD")',  # Elixir: a bang function
+        'Password = os:getenv("DB_PASSWORD"),',  # Erlang: module:function
+        'let token = env!("API_TOKEN");',  # Rust: a macro
+        'AuthLDAPBindPassword "exec:/usr/local/bin/ldap-bind-pass.sh"',  # a command's output
+        "    secret: '%env(APP_SECRET)%'",  # Symfony: an environment reference
+        "vault kv put secret/app/db password=@db-password.txt",  # a file's content
+        "keytool -genkeypair -keystore k.jks -storepass  -dname CN=x",  # the next flag
+        "git config --global user.signingkey 3AA5C34371567BD2",  # a GPG key's id
+        "  secret: 'DO NOT USE THIS VALUE. CREATE A COMPLEX SECRET AND KEEP IT SAFE.'",
+    ],
+)
+def test_references_commands_and_ids_are_not_values(text: str) -> None:
+    assert redact_secret_shapes(text) == (text, ())
