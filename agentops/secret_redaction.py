@@ -148,8 +148,11 @@ Display:
   passes; an unterminated quote gives no value; a key split
   from its value across lines (YAML block scalars) passes; a key whose first
   word is an action (`hash_password`, `showPassword`) is read as code. A
-  password passed as a third positional argument (`new PDO($dsn, 'u', 'v')`,
-  `getConnection(url, "u", "v")`), a Terraform variable's `default` past 512
+  password passed by position to a call the module does not list
+  (`pymysql.connect('h', 'u', 'v')`; `new PDO`, `DBI->connect`,
+  `getConnection`, `mysqli`, `Sequelize` and a few more are read), in an
+  argument list over 512 characters, or in a call of the same name within 512
+  characters after one that does not close, a Terraform variable's `default` past 512
   characters into its block or after a nested block, a Redis ACL `>password`
   rule and a `.pgpass` line whose port is not 2 to 5 digits or `*` pass. A
   Go `%+v` dump's field passes when it is not capitalized or its braces hold
@@ -2160,6 +2163,7 @@ def _find_keyed_special(text: str, lowered: str, present: frozenset[str]) -> _Sp
         if _literal_secret(m.group(which)):
             out.append(m.span(which))
     out.extend(_positional_values(text, flags, present))
+    out.extend(_positional_call_values(text, present))
     return out
 
 
@@ -2256,9 +2260,84 @@ def _positional_values(text: str, flags: set[str], present: frozenset[str]) -> _
 
 
 # The literals that switch on the branches above (found by the prefilter, see `_scan`).
+# Calls that take a password by position, by the name the call is made with: the index of
+# the password among the call's arguments (0 is the first).
+_POSITIONAL_CALLS = {
+    "new PDO(": 2,  # PHP: new PDO($dsn, 'user', 'v')
+    "new mysqli(": 2,  # new mysqli('host', 'user', 'v', 'db')
+    "mysqli_connect(": 2,
+    "DBI->connect(": 2,  # Perl: DBI->connect($dsn, 'user', 'v', {...})
+    "getConnection(": 2,  # Java: DriverManager.getConnection(url, "user", "v")
+    "Sql.newInstance(": 2,  # Groovy: Sql.newInstance(url, 'user', 'v', driver)
+    "new Sequelize(": 2,  # new Sequelize('db', 'user', 'v', {...})
+    "mysql_real_connect(": 3,  # C: mysql_real_connect(conn, host, user, v, db, ...)
+    "changeUserPassword(": 1,  # MongoDB shell: db.changeUserPassword('user', 'v')
+    "Credentials.basic(": 1,  # OkHttp: Credentials.basic("user", "v")
+    "AuthenticationHeaderValue(": 1,  # .NET: new AuthenticationHeaderValue("Bearer", "v")
+    "unsafePlainText(": 0,  # AWS CDK: SecretValue.unsafePlainText('v')
+}
+_CALL_ARGUMENTS_SPAN = 512  # characters an argument list may span; further ones are not read
+
+
+def _call_arguments(text: str, open_paren: int) -> list[tuple[int, int]]:
+    """Spans of the arguments of the call whose `(` is at `open_paren`, blanks trimmed, up
+    to its closing `)`; none when it does not close within `_CALL_ARGUMENTS_SPAN`."""
+    spans: list[tuple[int, int]] = []
+    depth, quote, start = 0, "", open_paren + 1
+    limit = min(len(text), open_paren + _CALL_ARGUMENTS_SPAN)
+    i = start
+    while i < limit:
+        ch = text[i]
+        if quote:
+            if ch == "\\":
+                i += 1
+            elif ch == quote:
+                quote = ""
+        elif ch in "\"'`":
+            quote = ch
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}" and depth:
+            depth -= 1
+        elif ch in ",)" and not depth:
+            spans.append(_trimmed(text, start, i))
+            if ch == ")":
+                return spans
+            start = i + 1
+        i += 1
+    return []  # no closing parenthesis within reach: not read
+
+
+def _trimmed(text: str, a: int, b: int) -> tuple[int, int]:
+    while a < b and text[a] in " \t\r\n":
+        a += 1
+    while b > a and text[b - 1] in " \t\r\n":
+        b -= 1
+    return a, b
+
+
+def _positional_call_values(text: str, present: frozenset[str]) -> _Spans:
+    """The quoted literal a known call takes as its password (`_POSITIONAL_CALLS`)."""
+    out: _Spans = []
+    for name, index in _POSITIONAL_CALLS.items():
+        at = text.find(name) if name in present else -1
+        while at != -1:
+            args = _call_arguments(text, at + len(name) - 1)
+            if index < len(args):
+                a, b = args[index]
+                literal = b - a >= 2 and text[a] in "\"'" and text[b - 1] == text[a]
+                if literal and _literal_secret(text[a + 1 : b - 1]):
+                    out.append((a + 1, b - 1))
+            # Past a list that does not close, the next call starts beyond the part read:
+            # the same name repeated inside it costs one read, not one each.
+            resume = at + 1 if args else at + len(name) + _CALL_ARGUMENTS_SPAN
+            at = text.find(name, resume)
+    return out
+
+
 _KEYED_LITERALS = frozenset(
     ("rabbitmqctl", "htpasswd", "/p:", "/password:", "printenv", "echo $", 'echo "$')
-)
+) | frozenset(_POSITIONAL_CALLS)
 
 
 def _literal_secret(value: str) -> bool:
@@ -4923,9 +5002,17 @@ def _rarest_at(lit: str, among: frozenset[str] | None = None) -> int:
 # character like any short literal: those characters are rare in text, so it costs next to
 # nothing, and the vendor word is then found whatever its line holds.
 _RARE_STOPS = frozenset(
-    c for c in (lit[_rarest_at(lit)] for lit in _SHORT_LITERALS) if c.isupper() or c.isdigit()
+    c
+    for c in (lit[_rarest_at(lit)] for lit in _SHORT_LITERALS - _KEYED_LITERALS)
+    if c.isupper() or c.isdigit()
 )
+
 _SHARED_STOP_LITERALS = frozenset(lit for lit in _B64_RUN_LITERALS if _RARE_STOPS.intersection(lit))
+# The key-name layer's literals (a tool's or a call's name) stop at a rare stop they hold
+# too, so they add no stop character of their own (`new PDO(` stops at `P`, not at `D`).
+_AT_RARE_STOPS = _SHARED_STOP_LITERALS | frozenset(
+    lit for lit in _KEYED_LITERALS if _RARE_STOPS.intersection(lit)
+)
 
 
 class _Stop(NamedTuple):
@@ -4991,7 +5078,7 @@ class _Prefilter(NamedTuple):
 def _build_prefilter(literals: frozenset[str], with_probes: bool) -> _Prefilter:
     branches: dict[str, list[tuple[str, _Stop]]] = {}  # stop character -> (regex, stop)
     for lit in sorted(literals, key=lambda x: (-len(x), x)):
-        k = _rarest_at(lit, _RARE_STOPS if lit in _SHARED_STOP_LITERALS else None)
+        k = _rarest_at(lit, _RARE_STOPS if lit in _AT_RARE_STOPS else None)
         pre, c, post = lit[:k], lit[k], lit[k + 1 :]
         # The rest of the literal first, then the whole literal behind: a branch that opens
         # with a character is dropped by the engine in one comparison.

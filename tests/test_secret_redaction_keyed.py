@@ -646,9 +646,13 @@ def test_new_negative_unchanged(text: str) -> None:
 @pytest.mark.parametrize(
     "text",
     [
-        # LIMIT: a password passed as the third positional argument of a connect call
-        "$pdo = new PDO($dsn, 'billing', 'Xk29pq77Lm');",
-        'conn = DriverManager.getConnection(url, "admin", "Xk29pq77Lm");',
+        # LIMIT: a password passed by position to a call `_POSITIONAL_CALLS` does not name
+        "conn = pymysql.connect('db', 'admin', 'Xk29pq77Lm', 'app')",
+        'ftp.login_with("admin", "Xk29pq77Lm")',
+        # LIMIT: an argument list longer than 512 characters is not read, nor a call of the
+        # same name that starts inside the 512 characters after one that does not close
+        "$pdo = new PDO('" + "x" * 520 + "', 'billing', " + "'Xk29pq77Lm');",
+        "err: new PDO(\n$pdo = new PDO($dsn, 'billing', 'Xk29pq77Lm');",
         # LIMIT: a cookie set from a dict, and a cookie whose name is not session-like
         'r = requests.get(url, cookies={"session": "Xk29pq77Lm"})',
         "Cookie: theme=Xk29pq77Lm",
@@ -1547,3 +1551,62 @@ def test_an_amazon_resource_name_is_a_reference(text: str) -> None:
 )
 def test_references_commands_and_ids_are_not_values(text: str) -> None:
     assert redact_secret_shapes(text) == (text, ())
+
+
+# A connection or credential call whose password is a positional argument, by the call's name.
+CALL_POSITIONALS = [
+    "$pdo = new PDO('mysql:host=db;dbname=app', 'backend', '{v}');",
+    "$pdo = new PDO($dsn, 'etl', '{v}', [PDO::ATTR_ERRMODE => PDO::ERRMODE_EXCEPTION]);",
+    '$mysqli = new mysqli("db.internal", "mailer", \'{v}\', "analytics");',
+    "$link = mysqli_connect('localhost', 'app', '{v}', 'shop');",
+    'my $dbh = DBI->connect("dbi:Pg:dbname=app;host=db", "ro", \'{v}\', {{ RaiseError => 1 }});',
+    'Connection conn = DriverManager.getConnection("jdbc:mysql://db:3306/crm", "dbadmin", "{v}");',
+    "def sql = Sql.newInstance('jdbc:postgresql://db/orders', 'admin', '{v}', 'org.pg.Driver')",
+    "const sequelize = new Sequelize('crm', 'admin', '{v}', {{ host: 'db', dialect: 'mysql' }});",
+    'mysql_real_connect(conn, "sql01.example.test", "svc", "{v}", "crm", 3306, nullptr, 0)',
+    'db.changeUserPassword("backend", "{v}")',
+    '.header("Authorization", Credentials.basic("wpuser", "{v}"))',
+    'new AuthenticationHeaderValue("Bearer", "{v}")',
+    "credentials: rds.Credentials.fromPassword('app', SecretValue.unsafePlainText('{v}')),",
+]
+
+
+@pytest.mark.parametrize("template", CALL_POSITIONALS)
+def test_a_password_passed_by_position_to_a_known_call(template: str) -> None:
+    v = "Qm7vX2" + "pL9kR4tW8"
+    out = redact_secret_shapes(template.format(v=v))
+    assert v not in out.text and out.shapes == ("keyed-secret",), out.text
+    assert "[redacted:keyed-secret]" in out.text and out.text.count("[redacted:") == 1
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "$pdo = new PDO($dsn, $user, $password);",  # variables, not literals
+        "$pdo = new PDO('sqlite:/tmp/app.db');",
+        'DriverManager.getConnection(url, "sa", "")',  # an empty password
+        'DriverManager.getConnection("jdbc:h2:mem:test")',
+        "new Sequelize('sqlite::memory:')",
+        'db.changeUserPassword("backend", passwordPrompt())',
+        "Credentials.basic(username, password)",
+        'new AuthenticationHeaderValue("Bearer", token)',
+        "mysqli_connect('localhost', 'app', getenv('DB_PASS'), 'shop')",
+    ],
+)
+def test_calls_without_a_literal_password_stay(text: str) -> None:
+    assert redact_secret_shapes(text) == (text, ())
+
+
+@pytest.mark.parametrize(
+    "unit",
+    ["new PDO(", "new PDO(a, 'b', '", "getConnection((", 'Credentials.basic("a", ', "x("],
+)
+def test_adversarial_positional_calls_finish(unit: str) -> None:
+    # A generous adversarial bound, not a speed figure (benchmarks/redact_speed.py is).
+    import time
+
+    text = (unit * (200_000 // len(unit) + 1))[:200_000]
+    started = time.process_time()
+    redact_secret_shapes(text)
+    redact_secret_shapes(text.replace(" ", "\n"))
+    assert time.process_time() - started < 5.0
