@@ -1208,7 +1208,8 @@ _KEYED_TAIL = r"""
     (?P<close>["'`]?[\]}]?|\[[0-9]{0,6}\])  # "password": / ['password'] = / $ENV{KEY} / key[]
     [ \t]*
     (?P<sep>:=|\?\?=|\|\|=|\?=|=>|<-|=(?![=>~])|:(?![:=/\\])|,|>|\((?=["'])|(?=[ \t])
-      |\r?\n(?=[ \t]+value:))              # Kubernetes env: `- name: K` / `value: v`
+      |\r?\n(?=[ \t]+value:)               # Kubernetes env: `- name: K` / `value: v`
+      |</key>[ \t]*(?:\r?\n[ \t]*)?<string>)  # a property list: <key>K</key><string>v
     [ \t]*                                # blanks before the value
 """
 # A cookie header, a header-dict entry or a curl --cookie argument, after `cookie`.
@@ -1237,11 +1238,19 @@ _KEY_QUALIFIERS = frozenset(
         *("account", "app", "shared", "session", "storage", "license", "subscription"),
         *("auth", "hmac", "jwt", "webhook", "ssh", "deploy", "admin", "root", "service"),
         "application",
+        "nonce",
+        "routing",
+        "integration",
+        "fernet",
     )
 )
 _ASSIGNED_KEY = _ascii_re(r"[ \t]?[:=]")  # after a `key` that a blank qualifies
 _LONG_NOUNS = frozenset(("password", "passwd", "passphrase", "secret", "token", "credential"))
-_COMPOUNDS = {"pass": ("store", "key", "require"), "auth": ("master",)}  # storepass...
+_COMPOUNDS = {  # storepass, requirepass, SSHPASS, masterauth, nslcd's bindpw
+    "pass": ("store", "key", "require", "ssh"),
+    "auth": ("master",),
+    "pw": ("bind",),
+}
 _ACTION_PREFIX = _ascii_re(
     r"[-_$]*(?i:hash|check|verify|validate|is|has|use|uses|require|requires|reset|forgot"
     r"|show|hide|toggle|enable|disable|allow|min|max|get|generate|gen|rotate|revoke)"
@@ -1427,6 +1436,15 @@ def _placeholder_word(value: str) -> bool:
     return _MAYBE_PLACEHOLDER.match(value) is not None and _PLACEHOLDER.fullmatch(value) is not None
 
 
+def _random_letters(value: str) -> bool:
+    """Twelve or more lower-case letters with under 30% vowels: random letters (an app
+    password such as Gmail's), not a word (words run near 40%)."""
+    if len(value) < 12 or not value.islower():
+        return False
+    vowels = sum(map(value.count, "aeiou"))
+    return vowels * 10 < len(value) * 3
+
+
 def _is_placeholder(value: str, key_noun: str) -> bool:
     bare = value.strip()
     if len(bare) < 6 or _placeholder_word(bare):
@@ -1441,7 +1459,7 @@ def _is_placeholder(value: str, key_noun: str) -> bool:
     if (bare.isdigit() and len(bare) < 8) or _VERSION_LIKE.fullmatch(bare):
         return True  # a port, a count, a version or an OID
     if bare.isalpha() and (bare.islower() or bare.isupper() or bare.istitle() or len(bare) < 10):
-        return True  # one dictionary-looking word: a label, an enum value, prose
+        return not _random_letters(bare)  # one dictionary-looking word: a label, an enum
     stem = bare.rstrip("0123456789")
     if stem != bare and _placeholder_word(stem):
         return True  # password1, test123
@@ -1563,7 +1581,8 @@ def _is_code(
             return True  # password=KEY_PASSWORD, authkey=authkey, pwd=getpass_unicode (not X7pwQ)
         if (spaced or sep in (":=", "=>")) and not any(ch.isdigit() for ch in value):
             return True  # password = password_from_vault
-        if sep == ":" and (_TYPE_LIKE.fullmatch(value) or (value.islower() and value.isalpha())):
+        lower_word = value.islower() and value.isalpha() and not _random_letters(value)
+        if sep == ":" and (_TYPE_LIKE.fullmatch(value) or lower_word):
             return True  # password: str / auth: basic
     return False
 
@@ -1707,11 +1726,15 @@ def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int
         sep = ":"
     if sep in (":", "") and not key_quoted:
         typed = _TYPED_ASSIGN.match(text, pos)  # API_KEY: &str = "v", Password { get; set; } = "v"
-        go_var = lowered.endswith(("var ", "const "), 0, key_start)  # var token string = "v"
+        # Go `var token string = "v"`, Bicep `param adminPassword string = 'v'`
+        go_var = lowered.endswith(("var ", "const ", "param "), 0, key_start)
         if typed is not None and (sep == ":" or text[pos] == "{" or go_var):
             pos = typed.end()
             sep = "="
     sep_end = m.end("sep")
+    plist = sep.startswith("</key>")
+    if plist:
+        sep = ">"  # the value is the `<string>` element's text
     if sep == ">":
         pos = sep_end  # an XML element's text starts right after its tag, blanks included
     name_value = _NAME_VALUE.match(text, sep_end) if sep == "," and key_quoted else None
@@ -1745,13 +1768,16 @@ def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int
     ):
         return None  # YAML needs a space after the colon: `${SECRET_KEY:?err}` assigns nothing
     if noun == "auth" and sep == "" and key_start == head:
-        return _redis_auth(text, key_start, pos)  # AUTH [user] v
+        return _auth_command(text, key_start, pos)  # AUTH [user] v, stats auth user:v
     if noun == "auth" and not (
         text.startswith("_auth", key_start) or lowered.startswith("masterauth", key_start)
     ):
         return None  # AUTH=CRAM-MD5 names a mode; Docker "auth" has its own rule; _auth holds one
-    if sep == "," and not (key_quoted and text[: key_start - 1].rstrip(" \t").endswith("(")):
-        return None  # only a first argument pair: ("KEY", "value")
+    flag_in_array = text[key_start] == "-" and text[key_start - 1] in "\"'"  # ["--pw", "v"]
+    if sep == "," and not (
+        key_quoted and (text[: key_start - 1].rstrip(" \t").endswith("(") or flag_in_array)
+    ):
+        return None  # only a first argument pair ("KEY", "value") or a flag in an array
     if sep == "," and lowered.startswith("default", pos):
         default = _DEFAULT_ARGUMENT.match(text, pos)  # config("KEY", default="v")
         pos = default.end() if default is not None else pos
@@ -1767,7 +1793,8 @@ def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int
     if sep == "" and not _spaced_assignment(text, lowered, key_start, head, noun):
         return None
     if sep == ">" and not (
-        (key_start > 0 and text[key_start - 1] == "<")
+        plist
+        or (key_start > 0 and text[key_start - 1] == "<")
         or (key_quoted and text[key_start - 2 : key_start - 1] == "=")
     ):
         return None  # only an XML element: <password>v</password>, <entry key="password">v
@@ -1792,6 +1819,8 @@ def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int
         pos = paren.end() if paren is not None else pos
     if text.startswith("--", pos) or (sep == "" and _FLAG_WORD.match(text, pos)):
         return None  # the next CLI flag, not a value
+    if text.startswith(('"""', "'''"), pos):
+        pos += 2  # a triple-quoted value (Grafana's ini, Python): the literal is inside
     if sep != "," and text.startswith(_STRING_PREFIXES, pos):
         pos += 1  # C# @"v", Python b"v" and r"v" assigned: the literal starts at its quote
     span = _value_span(text, pos, sep == ">")
@@ -1852,16 +1881,23 @@ def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int
     return a, b
 
 
-# Redis `AUTH [user] v`: upper-case alone on its line, or after a prompt (`host:6379> auth v`);
-# one or two words fill the line (prose holds more).
+# `auth` as a command: Redis `AUTH [user] v`, upper-case alone on its line or after a
+# prompt (`host:6379> auth v`), one or two words filling the line (prose holds more); and
+# HAProxy's `stats auth user:v`.
 _REDIS_PROMPT = _ascii_re(r"[^\s>]{1,64}>[ \t]*")
 _REDIS_ARGS = _ascii_re(
     r"(?:[^\s\"']+[ \t]+)?(?P<q>[\"']?)(?P<v>[^\s\"']+)(?P=q)[ \t]*(?=\r?\n|\Z)"
 )
 
 
-def _redis_auth(text: str, key_start: int, pos: int) -> tuple[int, int] | None:
+_STATS_AUTH = _ascii_re(r"[^\s:\"']+:(?P<v>[^\s\"']+)[ \t]*(?=\r?\n|\Z)")
+
+
+def _auth_command(text: str, key_start: int, pos: int) -> tuple[int, int] | None:
     before = text[text.rfind("\n", 0, key_start) + 1 : key_start]
+    if before.strip(" \t") == "stats":
+        pair = _STATS_AUTH.match(text, pos)
+        return pair.span("v") if pair and _literal_secret(pair.group("v")) else None
     alone = not before.strip(" \t") and text.startswith("AUTH", key_start)
     if not alone and _REDIS_PROMPT.fullmatch(before) is None:
         return None
@@ -1980,17 +2016,26 @@ def _value_span(text: str, pos: int, element: bool = False) -> tuple[int, int] |
     return (pos, b) if b > pos else None
 
 
+_LOOK_BACK = 512  # characters `_spaced_assignment` reads before a key
+
+
 def _spaced_assignment(text: str, lowered: str, key_start: int, head_start: int, noun: str) -> bool:
     """A key followed by spaces assigns: a CLI flag, a .netrc entry or a Dockerfile ENV."""
     if key_start > 0 and text[key_start] == "-" and text[key_start - 1] in " \t":
         return True  # --password value, -token value
     if text.startswith("-", key_start) and key_start == 0:
         return True
-    line_start = text.rfind("\n", 0, key_start) + 1
+    # The words before the key are read back to its line's start or `_LOOK_BACK` characters,
+    # whichever is nearer: each key costs a bounded read, so a long line of keys (a JSON
+    # line, an attack) stays linear.
+    back = max(0, key_start - _LOOK_BACK)
+    line_start = max(text.rfind("\n", back, key_start) + 1, back)
     if noun in ("password", "passwd") and key_start == head_start:
         # .netrc: `machine h login u password p`, one entry per line or one token per line
         line = lowered[line_start:key_start].strip()
-        if _NETRC.search(line) or (not line and _NETRC.search(lowered, 0, line_start)):
+        if _NETRC.search(line) or (
+            not line and _NETRC.search(lowered, max(0, line_start - _LOOK_BACK), line_start)
+        ):
             return True
     before = lowered[line_start:key_start].rstrip(" \t")
     # Dockerfile `ENV KEY value`, Windows `setx KEY value`, as the line's command
@@ -2027,7 +2072,7 @@ _LONE_VALUE = _ascii_re(r"[ \t]+(?:\"[^\"\n]*\"|'[^'\n]*'|[^\s\"'`]+)[ \t]*(?:\r
 # `npm config set //host/:_authToken v`, `git config --global hub.token v`, `gh secret set K`.
 _SET_COMMAND = _ascii_re(
     r"(?:\bset(?:[ \t]+--?[a-z]+)*"  # fish: `set -gx KEY v`, `set --export KEY v`
-    r"|\bconfig(?:[ \t]+--(?:global|local|system|user))?)[ \t]+[\"']?[a-z0-9_.:/@-]*\Z"
+    r"|\bconfig(?:[ \t]+--(?:global|local|system|user))?)[ \t]+[\"']?\$?[a-z0-9_.:/@-]*\Z"
 )
 _HAPROXY_USER = _ascii_re(r"user[ \t]+[^\s]+")
 _DEFAULT_ARGUMENT = _ascii_re(r"default[ \t]*=[ \t]*")
@@ -2172,7 +2217,7 @@ def _find_keyed_special(text: str, lowered: str, present: frozenset[str]) -> _Sp
 # literal piped into it (`echo v |`) before it.
 _SECRET_STORE_COMMAND = _ascii_re(
     r"secret(?:"  # one literal first: the engine jumps between its occurrences in C
-    r"(?<=\bsecret)s?[ \t]+(?:set|put|create|add|versions[ \t]+add)\b"  # az, gcloud, docker
+    r"(?<=\bsecret)s?(?:[ \t]+|:)(?:set|put|create|add|versions[ \t]+add)\b"  # az, firebase
     r"|(?<=\bcreate-secret)\b|(?<=\bput-secret)-value\b)"  # aws secretsmanager
 )
 _STORE_VALUE = _ascii_re(
@@ -2226,10 +2271,34 @@ _SAMBA_USER = _ascii_re(
     r"\b(?:smbclient|rpcclient|smbcacls|smbget|net)[ \t][^\n]{0,256}?(?<=[ \t])"
     r"(?:-U|--user(?:name)?=)[ \t]*(?P<q>[\"']?)[^\s%\"']*%(?P<v>[^\s\"']+)(?P=q)(?=\s|\Z)"
 )
-_RDP_PASSWORD = _ascii_re(
-    r"freerdp[ \t][^\n]{0,256}?(?<=[ \t])/p(?:assword)?:"
+_RDP_PASSWORD = _ascii_re(  # FreeRDP `/p:v`, Windows `cmdkey /pass:v`
+    r"(?:freerdp|cmdkey)[ \t][^\n]{0,256}?(?<=[ \t])/p(?:ass(?:word)?)?:"
     r"(?P<q>[\"']?)(?P<v>[^\s\"']+)(?P=q)(?=\s|\Z)"
 )
+# - `openssl passwd [-6] v` (the hash of v is printed); `net user NAME v /add`;
+#   `net use \\\\srv\\share [v] /user:NAME [v]`; `echo 'user:v' | chpasswd`;
+#   `bundle config [set] HOST user:v`; an Oracle thin URL `jdbc:oracle:thin:user/v@`.
+_OPENSSL_PASSWD = re.compile(
+    r"\bopenssl[ \t]+passwd(?:[ \t]+-[0-9A-Za-z]+)*[ \t]+(?P<q>[\"']?)(?P<v>[^\s\"'-][^\s\"']*)"
+    r"(?P=q)(?=[ \t]*(?:$|[)|;&\"'`]))",
+    re.ASCII | re.MULTILINE,
+)
+_NET_USER = _ascii_re(
+    r"\b(?i:net)[ \t]+(?i:user)[ \t]+[^\s/]+[ \t]+(?P<q>[\"']?)(?P<v>[^\s/*\"'][^\s\"']*)(?P=q)"
+    r"(?=[ \t]+/)"
+)
+_NET_USE = _ascii_re(
+    r"\b(?i:net)[ \t]+(?i:use)[ \t]+(?:[A-Za-z]:[ \t]+)?\\\\\S+"
+    r"(?:[ \t]+(?P<v>[^\s/*\"']\S*))?[ \t]+/(?i:user):\S+(?:[ \t]+(?P<w>[^\s/*\"']\S*))?"
+)
+_CHPASSWD = _ascii_re(
+    r"(?P<q>[\"'])[^\s:\"']+:(?P<v>[^\s\"']+)(?P=q)[ \t]*\|[ \t]*(?:sudo[ \t]+)?chpasswd\b"
+)
+_BUNDLE_CONFIG = _ascii_re(
+    r"\bbundle[ \t]+config(?:[ \t]+set)?(?:[ \t]+--(?:global|local))?[ \t]+[A-Za-z0-9-]+"
+    r"(?:\.[A-Za-z0-9-]+)+[ \t]+(?P<q>[\"']?)[^\s:\"']+:(?P<v>[^\s\"']+)(?P=q)"
+)
+_ORACLE_THIN = _ascii_re(r"jdbc:oracle:thin:[^\s/@:\"']+/(?P<v>[^\s@\"']{1,256})@")  # bounded
 # - A variable's value echoed on the line after `printenv NAME` or `echo $NAME`: read as the
 #   assignment `NAME=v` (the value alone on its line).
 _ECHOED = _ascii_re(
@@ -2247,9 +2316,18 @@ def _positional_values(text: str, flags: set[str], present: frozenset[str]) -> _
         found += _HTTPIE_AUTH.finditer(text)
     if "-U" in flags and "%" in text:
         found += _SAMBA_USER.finditer(text)
-    if "/p:" in present or "/password:" in present:
+    if not present.isdisjoint(_RDP_LITERALS):
         found += _RDP_PASSWORD.finditer(text)
-    out = [m.span("v") for m in found if _literal_secret(m.group("v"))]
+    for pattern, literal in _TOOL_PATTERNS:
+        if literal in present:
+            found += pattern.finditer(text)
+    out = [
+        m.span(group)
+        for m in found
+        for group in ("v", "w")
+        if group in m.re.groupindex and m.group(group) is not None
+        if _literal_secret(m.group(group))
+    ]
     if "printenv" in present or "echo $" in present or 'echo "$' in present:
         for m in _ECHOED.finditer(text):
             name, value = m.group(1, 2)
@@ -2259,6 +2337,16 @@ def _positional_values(text: str, flags: set[str], present: frozenset[str]) -> _
     return out
 
 
+_RDP_LITERALS = frozenset(("/p:", "/pass:", "/pass" + "word:"))  # FreeRDP, cmdkey
+# Each expression above and the literal that switches it on.
+_TOOL_PATTERNS = (
+    (_OPENSSL_PASSWD, "openssl passwd"),
+    (_NET_USER, "/add"),
+    (_NET_USE, "/user:"),
+    (_CHPASSWD, "chpasswd"),
+    (_BUNDLE_CONFIG, "bundle config"),
+    (_ORACLE_THIN, "jdbc:oracle:thin:"),
+)
 # The literals that switch on the branches above (found by the prefilter, see `_scan`).
 # Calls that take a password by position, by the name the call is made with: the index of
 # the password among the call's arguments (0 is the first).
@@ -2335,9 +2423,13 @@ def _positional_call_values(text: str, present: frozenset[str]) -> _Spans:
     return out
 
 
-_KEYED_LITERALS = frozenset(
-    ("rabbitmqctl", "htpasswd", "/p:", "/password:", "printenv", "echo $", 'echo "$')
-) | frozenset(_POSITIONAL_CALLS)
+_KEYED_LITERALS = (
+    frozenset(("rabbitmqctl", "htpasswd", "printenv"))
+    | _RDP_LITERALS
+    | frozenset(("echo $", 'echo "$'))
+    | frozenset(literal for _, literal in _TOOL_PATTERNS)
+    | frozenset(_POSITIONAL_CALLS)
+)
 
 
 def _literal_secret(value: str) -> bool:
@@ -3266,6 +3358,13 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
         (_Anchor("/api/v1/", 8),),
         r"(?=[A-Za-z]{0,19}[0-9])[A-Za-z0-9]{20}"
         r"(?=/(?:telemetry|attributes|rpc|claim|firmware|software)\b)",
+    ),
+    _ShapeRule(
+        "openvpn-static-key",
+        "OpenVPN static key (tls-auth, tls-crypt): its hex lines, and the END line",
+        _at("-----BEGIN "),
+        r"-----BEGIN OpenVPN Static key V1-----(?:\s*[0-9a-fA-F]{16,64})+"
+        r"(?:\s*-----END OpenVPN Static key V1-----)?",
     ),
     _ShapeRule(
         "azure-function-key",

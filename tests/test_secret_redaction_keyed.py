@@ -1610,3 +1610,108 @@ def test_adversarial_positional_calls_finish(unit: str) -> None:
     redact_secret_shapes(text)
     redact_secret_shapes(text.replace(" ", "\n"))
     assert time.process_time() - started < 5.0
+
+
+MORE_SYNTAXES = [
+    "<dict>\n  <key>ClientSecret</key>\n  <string>{v}</string>\n</dict>",  # a property list
+    "<key>APIKey</key><string>{v}</string>",
+    "binddn cn=nslcd,dc=example,dc=com\nbindpw {v}",  # nslcd.conf
+    "SSHPASS='{v}' sshpass -e rsync -az ./dist/ deploy@10.0.0.5:/srv/",
+    "define( 'NONCE_KEY', '{v}' );",  # WordPress
+    "      - routing_key: {v}",  # PagerDuty in Alertmanager
+    'integration_key = "{v}"',
+    "fernet_key = {v}",  # Airflow
+    'password = """{v}"""',  # Grafana's ini: a value with # or ; inside
+    'set $internal_token "{v}";',  # nginx
+    "param adminPassword string = '{v}'",  # Bicep
+    'command: ["redis-server", "--requirepass", "{v}"]',  # a flag in an argument array
+    'echo -n "{v}" | firebase functions:secrets:set API_KEY --data-file=-',
+    "openssl passwd -6 '{v}'",
+    "usermod --password \"$(openssl passwd -6 '{v}')\" svc",
+    "net user svc_backup {v} /add",
+    "net use \\\\fileserver\\share /user:CORP\\svc {v} /persistent:no",
+    "net use Z: \\\\fileserver\\share {v} /user:svc",
+    "cmdkey /generic:git:https://git.example.test /user:backend /pass:{v}",
+    "    stats auth admin:{v}",  # HAProxy
+    "echo 'wpuser:{v}' | sudo chpasswd",
+    "bundle config set --global gems.example.test deploy:{v}",
+    'String url = "jdbc:oracle:thin:etl/{v}@//db.example.test:1521/ORCL";',
+]
+
+
+@pytest.mark.parametrize("template", MORE_SYNTAXES)
+def test_more_syntaxes_are_redacted(template: str) -> None:
+    v = "Qm7vX2" + "pL9kR4tW8"
+    out = redact_secret_shapes(template.format(v=v))
+    assert v not in out.text and out.shapes, out.text
+    assert out.text.count("[redacted:") == 1, out.text
+
+
+def test_a_random_lowercase_password_is_a_value() -> None:
+    v = "hxokonbrf" + "bbgujyh"  # a 16-letter app password: letters with few vowels
+    for text in (f"password {v}", f"smtp_password: {v}", f"PASSWORD={v}"):
+        out = redact_secret_shapes(text)
+        assert v not in out.text and out.shapes == ("keyed-secret",), out
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<key>ClientSecret</key>\n<string>$(CLIENT_SECRET)</string>",
+        "bindpw changeme",
+        "      - routing_key: orders.created",  # RabbitMQ: a routing key names a queue
+        'set $internal_token "";',
+        "param adminPassword string",
+        'command: ["redis-server", "--requirepass", "$REDIS_PASSWORD"]',
+        "openssl passwd -6 -stdin",
+        "net user svc_backup * /add",  # asks for it
+        "net use Z: \\\\srv\\share /user:CORP\\svc /persistent:no",
+        "mc alias set myminio http://10.0.0.5:9000",
+        "    stats auth admin:changeme",
+        "password responsibilities",  # a long word, not random letters
+        "smtp_password: internationally",
+        "[smtp.example.test]:587 alerts@example.test:changeme",
+        'String url = "jdbc:oracle:thin:@//db.example.test:1521/ORCL";',
+    ],
+)
+def test_more_syntaxes_left_alone(text: str) -> None:
+    assert redact_secret_shapes(text) == (text, ())
+
+
+@pytest.mark.parametrize(
+    "unit",
+    [
+        "openssl passwd -6 ",
+        "password x ",  # a key and a blank, again and again on one line: a bounded look-back
+        "passwd ",
+        "net user a b /add ",
+        "net use \\\\s\\x /user:a ",
+        "'a:b' | chpasswd ",
+        "bundle config a.b c:d ",
+        "jdbc:oracle:thin:a/",
+        "stats auth a:",
+        "<key>ClientSecret</key><string>",
+        '["--password", ',
+    ],
+)
+def test_adversarial_more_syntaxes_finish(unit: str) -> None:
+    # A generous adversarial bound, not a speed figure (benchmarks/redact_speed.py is).
+    import time
+
+    text = (unit * (200_000 // len(unit) + 1))[:200_000]
+    started = time.process_time()
+    redact_secret_shapes(text)
+    redact_secret_shapes(text.replace(" ", "\n"))
+    assert time.process_time() - started < 5.0
+
+
+def test_a_spaced_key_far_into_a_long_line_is_read_from_its_last_512_characters() -> None:
+    directive = "setenv DB_PASSWORD " + "Qm7vX2" + "pL9kR4tW8"
+    entry = "machine h.example.test login u password " + "Qm7vX2" + "pL9kR4tW8"
+    for text in (directive, "x" * 600 + " " + directive, json.dumps({"c": "x" * 600, "o": entry})):
+        assert redact_secret_shapes(text).shapes == ("keyed-secret",), text
+
+
+def test_a_list_of_flags_in_prose_is_not_a_flag_and_its_value() -> None:
+    text = "A few compounds count: `-storepass`, `-keypass`, `-passin`, `-passout`."
+    assert redact_secret_shapes(text) == (text, ())

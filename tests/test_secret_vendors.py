@@ -201,7 +201,7 @@ def test_every_new_record_has_samples_here() -> None:
     keyed = {name for name in names if name.endswith("-keyed")}
     pinned = set(TOKENS) | set(KEYED_SAMPLES) | {"gitlab-session", "teams-webhook"}
     pinned |= {"nuget-config-password", "kubernetes-secret", "azure-function-key"}
-    pinned |= {"zapier-webhook", "thingsboard-token"}
+    pinned |= {"zapier-webhook", "thingsboard-token", "openvpn-static-key"}
     assert set(names[vendor_from:]) - keyed <= pinned
     assert keyed <= set(KEYED_SAMPLES)
 
@@ -660,3 +660,13 @@ def test_salesforce_token_is_found_from_each_bang() -> None:
         start = time.process_time()
         redact_secret_shapes(text)
         assert time.process_time() - start < 2.0, unit[:20]
+
+
+def test_openvpn_static_key_block() -> None:
+    body = "\n".join(render("{HEX 32}", seed) for seed in range(16))
+    for begin, end in (("<tls-auth>\n", "\n</tls-auth>"), ("key-direction 1\n", "")):
+        block = (
+            f"-----BEGIN OpenVPN Static key V1-----\n{body}\n-----END OpenVPN Static key V1-----"
+        )
+        out = redact_secret_shapes(begin + block + end)
+        assert out.text == begin + "[redacted:openvpn-static-key]" + end, out
