@@ -1183,6 +1183,8 @@ def _find_long_b64_storage(text: str) -> _Spans:
 #    a tool's positional password (Redis `AUTH [user] v`, `rabbitmqctl add_user u v`,
 #    `htpasswd -b file u v`), a `user:v` or `user%v` pair (httpie `-a`, Samba `-U`),
 #    FreeRDP `/p:v`, and a variable's value on the line after `printenv K` or `echo $K`.
+#    A value found (8 characters or more) is a secret wherever else the text repeats it as a
+#    whole token (`_echoes`).
 # 3. The VALUE is a literal: quoted, the text between the quotes (and the literals of the
 #    same quote that continue it: `"abc" \<newline> "def"`, `("abc"<newline>"def")`);
 #    unquoted, up to the end its context sets (`_unquoted_extent`: `;` in a connection
@@ -1613,7 +1615,34 @@ def _find_keyed(text: str, present: frozenset[str] | None = None) -> _Spans:
     sealed = _ciphertext(text) if spans else []
     if sealed:
         spans = [span for span in spans if not _inside(sealed, span[0])]
-    return _disjoint(spans)
+    return _disjoint(spans + _echoes(text, spans)) if spans else spans
+
+
+_MIN_ECHOED = 8  # characters a value needs before its other occurrences are looked for
+_MAX_ECHOED = 32  # distinct values looked for in one text: a bound on the cost, not a format
+
+
+def _echoes(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Other occurrences of the values found, as whole tokens: a secret the text assigns is
+    a secret wherever the text repeats it (an assistant quoting it back, a second copy of
+    the file). Values under `_MIN_ECHOED` characters are not looked for (`admin` repeats)."""
+    out: list[tuple[int, int]] = []
+    seen: set[str] = set()
+    for a, b in spans:
+        value = text[a:b]
+        if b - a < _MIN_ECHOED or value in seen or len(seen) == _MAX_ECHOED:
+            continue
+        seen.add(value)
+        glued_before, glued_after = value[0].isalnum(), value[-1].isalnum()
+        at = text.find(value)
+        while at != -1:
+            end = at + len(value)
+            if not (glued_before and at > 0 and text[at - 1].isalnum()) and not (
+                glued_after and end < len(text) and text[end].isalnum()
+            ):
+                out.append((at, end))
+            at = text.find(value, end)
+    return out
 
 
 # A quoted value continued by adjacent literals of the same quote (`"abc" "def"`, implicit

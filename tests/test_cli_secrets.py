@@ -94,6 +94,19 @@ def test_allow_comment_suppresses_and_is_counted(tmp_path: Path, capsys: Any) ->
     assert _scan(capsys, str(tmp_path))[0] == 3  # the comment covers its own line only
 
 
+def test_a_value_allowed_once_is_allowed_where_the_file_repeats_it(
+    tmp_path: Path, capsys: Any
+) -> None:
+    value = "Qm7vX2" + "pL9kR4tW8"
+    body = f'password = "{value}"  # agentops: allow-secret\nprint("{value}")\n'
+    (tmp_path / "fixture.py").write_text(body, encoding="utf-8")
+    code, out, _ = _scan(capsys, str(tmp_path))
+    assert code == 0 and "0 finding(s), 2 suppressed" in out, out
+    plain = body.replace("  # agentops: allow-secret", "")
+    (tmp_path / "fixture.py").write_text(plain, encoding="utf-8")
+    assert _scan(capsys, str(tmp_path))[0] == 3  # both found, neither allowed
+
+
 def test_clean_tree_exits_0(tmp_path: Path, capsys: Any) -> None:
     (tmp_path / "a.txt").write_text("nothing here\n", encoding="utf-8")
     code, out, _ = _scan(capsys, str(tmp_path))

@@ -1715,3 +1715,32 @@ def test_a_spaced_key_far_into_a_long_line_is_read_from_its_last_512_characters(
 def test_a_list_of_flags_in_prose_is_not_a_flag_and_its_value() -> None:
     text = "A few compounds count: `-storepass`, `-keypass`, `-passin`, `-passout`."
     assert redact_secret_shapes(text) == (text, ())
+
+
+def test_a_value_found_once_is_redacted_where_the_text_repeats_it() -> None:
+    v = "ee738ee02b" + "05e389bd4f"
+    transcript = (
+        json.dumps({"role": "tool", "content": f"DATABASE_PASSWORD={v}\nDEBUG=1"})
+        + "\n"
+        + json.dumps({"role": "assistant", "content": f"I'll use `{v}` to connect."})
+    )
+    out = redact_secret_shapes(transcript)
+    assert v not in out.text and out.shapes == ("keyed-secret", "keyed-secret"), out
+    assert [json.loads(line) for line in out.text.splitlines()]
+    # a whole token only, and not a short value
+    assert redact_secret_shapes(f"password={v}\nid x{v}y") == (
+        f"password=[redacted:keyed-secret]\nid x{v}y",
+        ("keyed-secret",),
+    )
+    short = "password=" + "Zq8vLm2\nuser Zq8vLm2"
+    assert redact_secret_shapes(short).text == "password=[redacted:keyed-secret]\nuser Zq8vLm2"
+
+
+def test_echoes_of_many_values_finish() -> None:
+    import time
+
+    text = "".join(f"password=Qm7vX{i:06d}pL9k\n" for i in range(8000)) * 2
+    started = time.process_time()
+    out = redact_secret_shapes(text)
+    assert time.process_time() - started < 5.0
+    assert "Qm7vX" not in out.text

@@ -66,15 +66,19 @@ def scan_file(path: str, key: bytes) -> FileResult:
 
 
 def scan_text(path: str, text: str, key: bytes, *, line_offset: int = 0) -> Iterator[Finding]:
-    """Findings in plain text, by line (plus `line_offset`) and column."""
-    for line, column, shape, value, line_text in _spans(text):
+    """Findings in plain text, by line (plus `line_offset`) and column. A value allowed on
+    one line is allowed wherever the text repeats it (the scanner finds the repeats of a
+    value it found: a fixture declared once and used in many places)."""
+    found = list(_spans(text))
+    allowed = {value for *_, value, line_text in found if ALLOW_COMMENT in line_text}
+    for line, column, shape, value, line_text in found:
         yield Finding(
             path,
             line + line_offset,
             column,
             shape,
             _baseline.fingerprint(key, value),
-            ALLOW_COMMENT in line_text,
+            ALLOW_COMMENT in line_text or value in allowed,
         )
 
 

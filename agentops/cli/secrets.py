@@ -18,8 +18,9 @@ scanning. `--baseline FILE` accepts the findings recorded in FILE (written with
 progress line shows on stderr unless `--quiet`.
 
 An inline `agentops: allow-secret` on the line where a finding starts
-suppresses it; suppressed findings are counted and reported, never silently
-dropped, and never make the scan fail. What was not read is listed on stderr
+suppresses it, and the same value wherever the file repeats it; suppressed
+findings are counted and reported, never silently dropped, and never make the
+scan fail. What was not read is listed on stderr
 and counted by kind; nothing read is exit 4, never clean.
 
 `redact` deliberately ignores `AGENTOPS_DISABLED`: switching off a display
