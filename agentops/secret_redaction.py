@@ -188,7 +188,9 @@ Display:
   a Sealed Secret's `encryptedData:` lines indented deeper than that key.
 - Public-key context is positional: a run after a `BEGIN CERTIFICATE` line is
   public until the next armor line; a public block whose `BEGIN` line was cut
-  off is redacted; an unlabelled digest (`checksum = "<64 hex>"`) is redacted.
+  off is redacted; a digest named neither by its algorithm (`sha256:`) nor by
+  its key (`checksum =`, `digest:`, `hash`, `ETag`) is redacted
+  (`value = "<64 hex>"`).
 - Random path segments (content-addressed store hashes) make a path look like
   a key.
 - Placeholder-looking URL passwords (under 8 characters, no letter, or
@@ -825,6 +827,11 @@ _SSH_CTX = _ascii_re(
 # A JSON Web Key's public members (`n`, `e` of RSA; `x`, `y` of EC) before their value; the
 # private ones (`d`, `p`, `q`, `dp`, `dq`, `qi`, `k`) are secrets. Read beside a `kty`.
 _PUBLIC_KEY_NAME = _ascii_re(r"(?i:public[_-]?key|pubkey)[\"']?[ \t]*[:=][ \t]*[\"']?\Z")
+# A key that names a digest: Cargo's `checksum`, npm's `shasum`, a registry's `digest`, a
+# stored `password_hash`, Nix's `narHash`, an HTTP `ETag`.
+_DIGEST_NAME = _ascii_re(
+    r"(?:[Cc]hecksum|[Ss]hasum|[Dd]igest|[Hh]ash|HASH|E[Tt]ag|ETAG)[\"']?[ \t]*[:=][ \t]*[\"']?\Z"
+)
 _JWK_PUBLIC = _ascii_re(r"\\*\"[nxy]\\*\"[ \t]*:[ \t]*\\*\"\Z")
 _ARMOR = _ascii_re(r"-----(BEGIN|END) ([A-Z0-9 ]+)-----")
 _PUBLIC_WORDS = frozenset(("PUBLIC", "CERTIFICATE", "CRL", "SIGNATURE"))
@@ -923,6 +930,8 @@ class _Context:
         text = self.text
         if _PUBLIC_KEY_NAME.search(text, max(0, pos - 32), pos):
             return True  # PublicKey = ..., "public_key": "...": a public key's value
+        if _DIGEST_NAME.search(text, max(0, pos - 32), pos):
+            return True  # checksum = "...", "digest": "...", narHash, ETag: a digest
         if (
             text[pos - 1 : pos] == '"'
             and _JWK_PUBLIC.search(text, max(0, pos - 16), pos)

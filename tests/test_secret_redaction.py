@@ -1036,7 +1036,16 @@ def test_limit_public_context_positional() -> None:
     block = "-----BEGIN CERTIFICATE-----\n" + B64 + "\n"
     assert redact(block)[1] == ()
     assert redact(B64 + "\n-----END CERTIFICATE-----")[1] == ("long-base64",)  # BEGIN cut off
-    assert redact('checksum = "' + HX + '"')[1] == ("long-hex",)
+    assert redact('value = "' + HX + '"')[1] == ("long-hex",)  # an unnamed digest
+
+
+@pytest.mark.parametrize(
+    "before",
+    ['checksum = "', "shasum: ", '"digest": "', "password_hash=", '"narHash": "', "ETag: "],
+)
+def test_a_value_named_as_a_digest_is_not_a_secret(before: str) -> None:
+    assert redact(before + HX)[1] == ()
+    assert redact(before + B64)[1] == ()
 
 
 def test_limit_random_path_segments() -> None:
@@ -1919,7 +1928,11 @@ def _o_docker(text: str) -> list[tuple[int, int]]:
 def _o_label(before: str) -> bool:
     jwk = re.search(r'\\*"[nxy]\\*"[ \t]*:[ \t]*\\*"\Z', before) is not None
     public = r"(?i:public[_-]?key|pubkey)[\"']?[ \t]*[:=][ \t]*[\"']?\Z"
-    if re.search(public, before[-32:]) is not None:
+    digest = (
+        r"(?:[Cc]hecksum|[Ss]hasum|[Dd]igest|[Hh]ash|HASH|E[Tt]ag|ETAG)"
+        r"[\"']?[ \t]*[:=][ \t]*[\"']?\Z"
+    )
+    if re.search(public, before[-32:]) or re.search(digest, before[-32:]):
         return True
     return (jwk and "kty" in before[-512:]) or (
         re.search(
