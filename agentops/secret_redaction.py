@@ -4288,10 +4288,11 @@ def find_secret_shapes(text: str) -> tuple[Found, ...]:
 # --------------------------------------------------------------------------------------------
 # Escaped text: a decoded view with a map back to the raw characters
 # --------------------------------------------------------------------------------------------
-# Transcripts hold config files inside JSON strings (`\n`, `\"`, `\/`, `\u0022`), URLs carry
-# `%2F`, shell lines wrap with a trailing backslash. Where the text holds such escapes, the
-# rules also run on a decoded view; each decoded span maps back to whole raw escape
-# sequences, and the raw spans are replaced, so everything else stays byte-identical and a
+# Transcripts hold config files inside JSON strings (`\n`, `\"`, `\/`, `\u0022`), logs and
+# Python's repr write `\x22`, URLs carry `%2F`, shell lines wrap with a trailing backslash.
+# Where the text holds such escapes, the rules also run on a decoded view; each decoded
+# span maps back to whole raw escape sequences, and the raw spans are replaced, so
+# everything else stays byte-identical and a
 # JSON line still parses. Raw-text spans are cut at an escape that decodes to a line break,
 # so a value never runs over `\n` into the next line, and are shrunk to whole escape
 # sequences, so a closing `\"` or `\u0022` is never cut in half.
@@ -4300,6 +4301,7 @@ _ESCAPE = re.compile(
     r"""
       \\u[0-9a-fA-F]{4}     # JSON: a UTF-16 code unit
     | \\[nrtbf"'/\\]       # JSON and Python one-character escapes
+    | \\x(?:[2-7][0-9a-fA-F]|0[9aAdD])  # a hex escape of printable ASCII, a tab or a break
     | \\\r?\n             # a line wrapped with a trailing backslash
     | %[2-7][0-9a-fA-F]     # percent-encoded printable ASCII (so %DB_PASSWORD% stays)
     """,
@@ -4329,7 +4331,7 @@ def _unescape(m: re.Match[str]) -> str:
     seq = m.group()
     if seq[0] == "%":
         return chr(int(seq[1:], 16))
-    if seq[1] == "u":
+    if seq[1] in "ux":
         return chr(int(seq[2:], 16))
     if seq[1] in "\r\n":
         return ""  # a line continuation joins the two lines

@@ -584,3 +584,22 @@ def test_a_uri_cut_by_an_escaped_line_break_after_its_host_keeps_its_password_fo
         out = redact_secret_shapes(text)
         assert "ven%24" not in out.text and "LOG: info" in out.text, out
         assert json.loads(out.text)
+
+
+def test_hex_escapes_of_a_log_are_decoded() -> None:
+    # nginx writes a request body's quotes as \x22; Python's repr writes \x27 and \x0a
+    secret = "Vq8rT2mX" + "k9LpZ4wN"
+    body = '{"username":"ops","password":"' + secret + '"}'
+    line = '10.0.0.5 - - "POST /login HTTP/1.1" 200 "' + body.replace('"', "\\x22") + '"'
+    out = redact_secret_shapes(line)
+    assert secret[:6] not in out.text and out.shapes == ("keyed-secret",), out
+    assert out.text.count("\\x22") == line.count("\\x22") - 0  # the escapes around stay
+    text = "b'DB_PASSWORD=" + secret + "\\x0aDEBUG=1'"
+    out = redact_secret_shapes(text)
+    assert secret[:6] not in out.text and out.text.endswith("\\x0aDEBUG=1'"), out
+
+
+@pytest.mark.parametrize("text", ["path C:\\x00data", "\\x1b[31mred\\x1b[0m", "bytes \\xff\\xfe"])
+def test_other_hex_escapes_stay_raw(text: str) -> None:
+    assert redact_secret_shapes(text) == (text, ())
+    assert not sr._has_escape(text)
