@@ -152,8 +152,8 @@ Display:
   (`pymysql.connect('h', 'u', 'v')`; `new PDO`, `DBI->connect`,
   `getConnection`, `mysqli`, `Sequelize` and a few more are read), in an
   argument list over 512 characters, or in a call of the same name within 512
-  characters after one that does not close, a Terraform variable's `default` past 512
-  characters into its block or after a nested block, a Redis ACL `>password`
+  characters after one that does not close, a Terraform variable's `default`
+  past 512 characters into its block or after a nested block, a Redis ACL `>password`
   rule and a `.pgpass` line whose port is not 2 to 5 digits or `*` pass. A
   Go `%+v` dump's field passes when it is not capitalized or its braces hold
   something other than `Name:value` fields; Redis `AUTH` passes in lower case
@@ -824,14 +824,15 @@ _URL_TERM = _ascii_re(r"[\s\"'<>`{}]")
 _SSH_CTX = _ascii_re(
     r"(?:(?<![A-Za-z0-9])|(?<=\\[nrt]))(?:ssh|ecdsa|sk)-[A-Za-z0-9@.-]{1,60}[ \t]{1,8}\Z"
 )
-# A JSON Web Key's public members (`n`, `e` of RSA; `x`, `y` of EC) before their value; the
-# private ones (`d`, `p`, `q`, `dp`, `dq`, `qi`, `k`) are secrets. Read beside a `kty`.
+# A value named as a public key: WireGuard's `PublicKey = ...`, `"public_key": "..."`.
 _PUBLIC_KEY_NAME = _ascii_re(r"(?i:public[_-]?key|pubkey)[\"']?[ \t]*[:=][ \t]*[\"']?\Z")
 # A key that names a digest: Cargo's `checksum`, npm's `shasum`, a registry's `digest`, a
 # stored `password_hash`, Nix's `narHash`, an HTTP `ETag`.
 _DIGEST_NAME = _ascii_re(
     r"(?:[Cc]hecksum|[Ss]hasum|[Dd]igest|[Hh]ash|HASH|E[Tt]ag|ETAG)[\"']?[ \t]*[:=][ \t]*[\"']?\Z"
 )
+# A JSON Web Key's public members (`n`, `e` of RSA; `x`, `y` of EC) before their value; the
+# private ones (`d`, `p`, `q`, `dp`, `dq`, `qi`, `k`) are secrets. Read beside a `kty`.
 _JWK_PUBLIC = _ascii_re(r"\\*\"[nxy]\\*\"[ \t]*:[ \t]*\\*\"\Z")
 _ARMOR = _ascii_re(r"-----(BEGIN|END) ([A-Z0-9 ]+)-----")
 _PUBLIC_WORDS = frozenset(("PUBLIC", "CERTIFICATE", "CRL", "SIGNATURE"))
@@ -4292,10 +4293,10 @@ def find_secret_shapes(text: str) -> tuple[Found, ...]:
 # Python's repr write `\x22`, URLs carry `%2F`, shell lines wrap with a trailing backslash.
 # Where the text holds such escapes, the rules also run on a decoded view; each decoded
 # span maps back to whole raw escape sequences, and the raw spans are replaced, so
-# everything else stays byte-identical and a
-# JSON line still parses. Raw-text spans are cut at an escape that decodes to a line break,
-# so a value never runs over `\n` into the next line, and are shrunk to whole escape
-# sequences, so a closing `\"` or `\u0022` is never cut in half.
+# everything else stays byte-identical and a JSON line still parses. Raw-text spans are cut
+# at an escape that decodes to a line break, so a value never runs over `\n` into the next
+# line, and are shrunk to whole escape sequences, so a closing `\"` or `\u0022` is never
+# cut in half.
 
 _ESCAPE = re.compile(
     r"""
