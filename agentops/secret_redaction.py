@@ -826,10 +826,17 @@ _SSH_CTX = _ascii_re(
 )
 # A value named as a public key: WireGuard's `PublicKey = ...`, `"public_key": "..."`.
 _PUBLIC_KEY_NAME = _ascii_re(r"(?i:public[_-]?key|pubkey)[\"']?[ \t]*[:=][ \t]*[\"']?\Z")
-# A key that names a digest: Cargo's `checksum`, npm's `shasum`, a registry's `digest`, a
-# stored `password_hash`, Nix's `narHash`, an HTTP `ETag`.
+# A name that marks a digest, then how lock files and tools write it before the digest:
+# Cargo's `checksum = "`, npm's `shasum`, a registry's `digest`, a stored `password_hash`,
+# Nix's `narHash`, an HTTP `ETag`; an algorithm (Homebrew `sha256 "`, PKGBUILD
+# `sha256sums=('`, Gradle `<sha256 value="`, pnpm `+sha512.`, Terraform `zh:`); a
+# container id after `containerd://`.
 _DIGEST_NAME = _ascii_re(
-    r"(?:[Cc]hecksum|[Ss]hasum|[Dd]igest|[Hh]ash|HASH|E[Tt]ag|ETAG)[\"']?[ \t]*[:=][ \t]*[\"']?\Z"
+    r"(?:(?:[Cc]hecksum|[Ss]hasum|[Dd]igest|[Hh]ash|HASH|E[Tt]ag|ETAG"
+    r"|(?<![A-Za-z0-9_])(?:(?i:md5|sha-?(?:1|224|256|384|512))(?:sums?)?|h1|zh))"  # a word
+    r"(?:/[A-Za-z0-9_.-]+)?"  # `checksum/config`: an annotation's name
+    r"[\"']?[ \t]*(?:[:=.(][ \t]*\(?|[ \t]value=)?[ \t]*[\"']?(?:[0-9a-z]{1,8}/)?"  # `10c0/`
+    r"|(?:containerd|docker|cri-o):(?://)?)\Z"
 )
 # A JSON Web Key's public members (`n`, `e` of RSA; `x`, `y` of EC) before their value; the
 # private ones (`d`, `p`, `q`, `dp`, `dq`, `qi`, `k`) are secrets. Read beside a `kty`.
@@ -1005,8 +1012,10 @@ def _hex_skipped(text: str, ctx: _Context, p: int, e: int) -> bool:
         return True
     if text.endswith("#diff-", 0, p):
         return True
-    if (p == 0 or text[p - 1] in "\n\"'") and text[e : e + 2] in ("  ", " *"):
-        return True  # `sha256sum` output: a line, or a string, that opens with the digest
+    line = text.rfind("\n", 0, p) + 1
+    opens = p == line or text[p - 1] in "\"'" or not text[line:p].strip(" \t")
+    if opens and (text[e : e + 2] in ("  ", " *") or text.startswith((" - ", " * "), e)):
+        return True  # `sha256sum`, `git lfs ls-files` output: a line that opens with it
     return ctx.label_before(p) or ctx.in_ciphertext(p)
 
 

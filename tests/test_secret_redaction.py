@@ -1929,8 +1929,11 @@ def _o_label(before: str) -> bool:
     jwk = re.search(r'\\*"[nxy]\\*"[ \t]*:[ \t]*\\*"\Z', before) is not None
     public = r"(?i:public[_-]?key|pubkey)[\"']?[ \t]*[:=][ \t]*[\"']?\Z"
     digest = (
-        r"(?:[Cc]hecksum|[Ss]hasum|[Dd]igest|[Hh]ash|HASH|E[Tt]ag|ETAG)"
-        r"[\"']?[ \t]*[:=][ \t]*[\"']?\Z"
+        r"(?:(?:[Cc]hecksum|[Ss]hasum|[Dd]igest|[Hh]ash|HASH|E[Tt]ag|ETAG"
+        r"|(?<![A-Za-z0-9_])(?:(?i:md5|sha-?(?:1|224|256|384|512))(?:sums?)?|h1|zh))"
+        r"(?:/[A-Za-z0-9_.-]+)?"
+        r"[\"']?[ \t]*(?:[:=.(][ \t]*\(?|[ \t]value=)?[ \t]*[\"']?(?:[0-9a-z]{1,8}/)?"
+        r"|(?:containerd|docker|cri-o):(?://)?)\Z"
     )
     if re.search(public, before[-32:]) or re.search(digest, before[-32:]):
         return True
@@ -2031,7 +2034,10 @@ def _o_generic(text: str, hexr: bool) -> list[tuple[int, int]]:
                 or _o_label(text[:p])
                 or _o_label(text[:gs])
                 or text[:p].endswith("#diff-")
-                or ((p == 0 or text[p - 1] in "\n\"'") and text[e : e + 2] in ("  ", " *"))
+                or (
+                    (p == 0 or text[p - 1] in "\n\"'" or not text[:p].split("\n")[-1].strip())
+                    and (text[e : e + 2] in ("  ", " *") or text[e : e + 3] in (" - ", " * "))
+                )
             )
         else:
             skip = (
@@ -2643,3 +2649,26 @@ def test_a_private_key_beside_a_public_one_is_still_redacted() -> None:
     out = redact_secret_shapes(text)
     assert private[:10] not in out.text and public in out.text, out
     assert redact_secret_shapes("postgres://app:" + "pw@db:5432/x").shapes == ("db-uri-creds",)
+
+
+@pytest.mark.parametrize(
+    "template",
+    [
+        '  sha256 "{h}"',  # Homebrew
+        "sha256sums=('{h}'",  # PKGBUILD
+        '<sha256 value="{h}" origin="Generated"/>',  # Gradle verification metadata
+        '      sha256: "{h}"',  # pubspec.lock
+        '"sha256": "{h}",',  # Pipfile.lock
+        '    "zh:{h}",',  # .terraform.lock.hcl
+        "  checksum: 10c0/{h}",  # Yarn Berry: a cache key's prefix
+        '  checksum/config: "{h}"',  # a Helm pod annotation
+        '"packageManager": "pnpm@9.7.0+sha512.{h}"',
+        "    Container ID:   containerd://{h}",
+        "{h} - docs/diagram.sketch",  # git lfs ls-files --long
+        " {h}  62431909 main/binary-amd64/Packages",  # an apt Release file
+    ],
+)
+def test_digests_in_lock_files_and_tool_output_are_not_secrets(template: str) -> None:
+    text = template.format(h=HX)
+    assert redact(text)[1] == (), text
+    assert redact("token " + HX)[1] == ("long-hex",)
