@@ -192,7 +192,8 @@ Display:
   its key (`checksum =`, `digest:`, `hash`, `ETag`) is redacted
   (`value = "<64 hex>"`).
 - Random path segments (content-addressed store hashes) make a path look like
-  a key.
+  a key when fewer than two of its parts, and fewer than half, are lower-case
+  words (`/store/<hash>`; `/nix/store/<hash>` is a path).
 - Placeholder-looking URL passwords (under 8 characters, no letter, or
   digit-free words / one letter case) pass `url-credentials`; database URIs
   redact any password but a placeholder word (`password`, `<password>`, `****`,
@@ -825,7 +826,10 @@ _SSH_CTX = _ascii_re(
     r"(?:(?<![A-Za-z0-9])|(?<=\\[nrt]))(?:ssh|ecdsa|sk)-[A-Za-z0-9@.-]{1,60}[ \t]{1,8}\Z"
 )
 # A value named as a public key: WireGuard's `PublicKey = ...`, `"public_key": "..."`.
-_PUBLIC_KEY_NAME = _ascii_re(r"(?i:public[_-]?key|pubkey)[\"']?[ \t]*[:=][ \t]*[\"']?\Z")
+_PUBLIC_KEY_NAME = _ascii_re(  # and a certificate's: kubeconfig, SAML's <ds:X509Certificate>
+    r"(?i:public[_-]?key|pubkey|certificate(?:-authority)?(?:[-_]data)?)"
+    r"[\"']?[ \t]*[:=>][ \t]*[\"']?\Z"
+)
 # A name that marks a digest, then how lock files and tools write it before the digest:
 # Cargo's `checksum = "`, npm's `shasum`, a registry's `digest`, a stored `password_hash`,
 # Nix's `narHash`, an HTTP `ETag`; an algorithm (Homebrew `sha256 "`, PKGBUILD
@@ -833,7 +837,8 @@ _PUBLIC_KEY_NAME = _ascii_re(r"(?i:public[_-]?key|pubkey)[\"']?[ \t]*[:=][ \t]*[
 # container id after `containerd://`.
 _DIGEST_NAME = _ascii_re(
     r"(?:(?:[Cc]hecksum|[Ss]hasum|[Dd]igest|[Hh]ash|HASH|E[Tt]ag|ETAG"
-    r"|(?<![A-Za-z0-9_])(?:(?i:md5|sha-?(?:1|224|256|384|512))(?:sums?)?|h1|zh))"  # a word
+    r"|(?<![A-Za-z0-9])(?:(?i:md5|b2|sha-?(?:1|224|256|384|512))(?:sums?)?|h1|zh|bh"
+    r"|code_challenge))"  # an algorithm, DKIM's body hash, a PKCE challenge
     r"(?:/[A-Za-z0-9_.-]+)?"  # `checksum/config`: an annotation's name
     r"[\"']?[ \t]*(?:[:=.(][ \t]*\(?|[ \t]value=)?[ \t]*[\"']?(?:[0-9a-z]{1,8}/)?"  # `10c0/`
     r"|(?:containerd|docker|cri-o):(?://)?)\Z"
@@ -1016,7 +1021,20 @@ def _hex_skipped(text: str, ctx: _Context, p: int, e: int) -> bool:
     opens = p == line or text[p - 1] in "\"'" or not text[line:p].strip(" \t")
     if opens and (text[e : e + 2] in ("  ", " *") or text.startswith((" - ", " * "), e)):
         return True  # `sha256sum`, `git lfs ls-files` output: a line that opens with it
+    if text[p - 1 : p] == "/" or ctx.in_url(p) or text.find("{:hex, :", line, p) != -1:
+        return True  # a path's or a URL's segment; an Elixir mix.lock entry's checksum
+    if text[p - 1 : p] == "-" and _dashed_name(text, line, p):
+        return True  # a cache key or a tag: node-cache-Linux-x64-npm-<hex>
     return ctx.label_before(p) or ctx.in_ciphertext(p)
+
+
+def _dashed_name(text: str, line: int, p: int) -> bool:
+    """The hex run at `p` ends a name of dash-joined words that names no credential
+    (`node-cache-Linux-x64-npm-`; not `#dif-`, `secret-`, or a token's `xoxc-<digits>-`)."""
+    start = max(text.rfind(" ", line, p), text.rfind("\t", line, p), text.rfind('"', line, p))
+    name = text[start + 1 : p]
+    words = sum(1 for part in name.split("-") if part.isalpha() and len(part) >= 3)
+    return words >= 3 and not _NAMES_A_CREDENTIAL.search(name.lower())
 
 
 _HAS_DIGIT = _ascii_re(r"[0-9]").search
@@ -1024,11 +1042,27 @@ _HAS_DIGIT = _ascii_re(r"[0-9]").search
 
 # The base64 of an image or a document starts with its file signature: PNG, JPEG, GIF, PDF
 # and RIFF (WebP, WAV). An agent's transcript carries screenshots this way.
-_FILE_MAGIC = ("iVBORw0KGgo", "/9j/", "R0lGOD", "JVBERi0", "UklGR")
+_FILE_MAGIC = (
+    *("iVBORw0KGgo", "/9j/", "R0lGOD", "JVBERi0", "UklGR"),
+    # and of a PEM certificate or public key (a kubeconfig's certificate-authority-data)
+    *("LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS", "LS0tLS1CRUdJTiBQVUJMSUMgS0VZ"),
+)
+
+
+def _path_shaped(c: str) -> bool:
+    """A run with two slashes or more whose parts are mostly words: a path with an id in it
+    (`/api/v2/users/01GNM4T96W.../sessions`, `/nix/store/<hash>`), not a key."""
+    if c.count("/") < 2:
+        return False
+    parts = [part for part in c.split("/") if part]
+    words = sum(1 for part in parts if part.isalpha() and part.islower() and len(part) >= 3)
+    return words >= 2 and 2 * words >= len(parts)
 
 
 def _b64_skipped(text: str, ctx: _Context, p: int, c: str) -> bool:
-    if _PURE_HEX.fullmatch(c) or not _HAS_DIGIT(c) or c.startswith(_FILE_MAGIC):
+    if _PURE_HEX.fullmatch(c.lstrip("+")) or not _HAS_DIGIT(c) or c.startswith(_FILE_MAGIC):
+        return True  # hex (a `+<sha>` refspec too), no digit, an image's or a certificate's
+    if _path_shaped(c):
         return True
     if p >= 8 and text[p - 8 : p] == ";base64,":
         return True
@@ -1318,7 +1352,7 @@ _PLACEHOLDER = re.compile(
 # Every fullmatch of _PLACEHOLDER is at most 11 characters, starts with a filler or bracket,
 # or holds only letters, `_`, `-` and spaces: this cheap test skips the long alternation.
 _MAYBE_PLACEHOLDER = _ascii_re(r"(?s:.{0,11})\Z|[A-Za-z_ -]*\Z|[xX*.\-_#0•<\[(]")
-_VERSION_LIKE = _ascii_re(r"[0-9]+(?:[.][0-9]+)+")
+_VERSION_LIKE = _ascii_re(r"(?:[~^=]|[<>]=?)?v?[0-9]+(?:[.][0-9]+)+")  # 1.2.3, ^8.11.26
 _FILL_IN = _ascii_re(r"<[A-Za-z][A-Za-z0-9_ -]*>")  # <your_token>, after a value's prefix
 # Whole-value shapes, tried at the value's start (`.match`): a search would retry every one
 # at every position. The two shapes that may sit anywhere are plain string tests.
@@ -1466,10 +1500,30 @@ def _random_letters(value: str) -> bool:
     return vowels * 10 < len(value) * 3
 
 
+def _short_word(word: str) -> bool:
+    return 0 < len(word) <= 3 and word.isalpha()
+
+
+def _reads_as_prose(value: str) -> bool:
+    """A sentence or a translation, not a secret: three words or more with a short word
+    among them (`de`, `is`, `your`: a diceware passphrase has none) or a letter beyond ASCII
+    or closing punctuation; or non-ASCII letters only (`パスワードをリセット`)."""
+    if value.isascii():
+        words = value.split()
+        return len(words) >= 3 and (
+            value[-1] in ".?!:" or any(_short_word(w.strip(".,;:!?'")) for w in words[1:])
+        )
+    if " " in value and len(value.split()) >= 3:
+        return True
+    return len(value) >= 4 and not any(ch.isascii() for ch in value)
+
+
 def _is_placeholder(value: str, key_noun: str) -> bool:
     bare = value.strip()
     if len(bare) < 6 or _placeholder_word(bare):
         return True
+    if _reads_as_prose(bare):
+        return True  # a message, a label, a translation
     lowered = bare.lower()
     if _PLACEHOLDER_PART.search(lowered):  # also "[redacted:"
         return True
@@ -1815,6 +1869,8 @@ def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int
         and not _go_struct_field(text, key_start)
     ):
         return None  # YAML needs a space after the colon: `${SECRET_KEY:?err}` assigns nothing
+    if sep == ":" and text.startswith("PASS:", key_start) and text.endswith("--- ", 0, key_start):
+        return None  # a test runner's status line: `--- PASS: TestName (0.00s)`
     if noun == "auth" and sep == "" and key_start == head:
         return _auth_command(text, key_start, pos)  # AUTH [user] v, stats auth user:v
     if noun == "auth" and not (

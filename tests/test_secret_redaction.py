@@ -169,6 +169,7 @@ CONTEXTS = {
 # Structural shapes that only make sense in some contexts.
 SKIP_CONTEXT = {
     ("long-base64", "url"),  # documented limit: base64 inside URLs is skipped
+    ("long-hex", "url"),  # and hex: here the key-name layer takes it (`credential=`)
     ("private-key", "url"),
     ("http-auth-header", "url"),
     ("docker-auth", "url"),
@@ -1050,7 +1051,8 @@ def test_a_value_named_as_a_digest_is_not_a_secret(before: str) -> None:
 
 def test_limit_random_path_segments() -> None:
     segment = "a1b2c3d4e5f6g7h8i9j0k1l2m3n4o5p6q7r8s9t0"  # agentops: allow-secret
-    assert redact("/nix/store/" + segment + "-python3")[1] == ("long-base64",)
+    assert redact("/nix/store/" + segment + "-python3")[1] == ()  # two words: a path
+    assert redact("/store/" + segment + "-python3")[1] == ("long-base64",)  # one: a key
 
 
 def test_limit_placeholder_passwords() -> None:
@@ -1927,10 +1929,14 @@ def _o_docker(text: str) -> list[tuple[int, int]]:
 
 def _o_label(before: str) -> bool:
     jwk = re.search(r'\\*"[nxy]\\*"[ \t]*:[ \t]*\\*"\Z', before) is not None
-    public = r"(?i:public[_-]?key|pubkey)[\"']?[ \t]*[:=][ \t]*[\"']?\Z"
+    public = (
+        r"(?i:public[_-]?key|pubkey|certificate(?:-authority)?(?:[-_]data)?)"
+        r"[\"']?[ \t]*[:=>][ \t]*[\"']?\Z"
+    )
     digest = (
         r"(?:(?:[Cc]hecksum|[Ss]hasum|[Dd]igest|[Hh]ash|HASH|E[Tt]ag|ETAG"
-        r"|(?<![A-Za-z0-9_])(?:(?i:md5|sha-?(?:1|224|256|384|512))(?:sums?)?|h1|zh))"
+        r"|(?<![A-Za-z0-9])(?:(?i:md5|b2|sha-?(?:1|224|256|384|512))(?:sums?)?|h1|zh|bh"
+        r"|code_challenge))"
         r"(?:/[A-Za-z0-9_.-]+)?"
         r"[\"']?[ \t]*(?:[:=.(][ \t]*\(?|[ \t]value=)?[ \t]*[\"']?(?:[0-9a-z]{1,8}/)?"
         r"|(?:containerd|docker|cri-o):(?://)?)\Z"
@@ -1971,6 +1977,12 @@ def _o_public(text: str, p: int) -> bool:
     return "PRIVATE" not in words and any(
         w in words for w in ("PUBLIC", "CERTIFICATE", "CRL", "SIGNATURE")
     )
+
+
+def _o_path(c: str) -> bool:
+    parts = [part for part in c.split("/") if part]
+    words = [part for part in parts if re.fullmatch("[a-z]{3,}", part)]
+    return c.count("/") >= 2 and len(words) >= 2 and 2 * len(words) >= len(parts)
 
 
 def _o_name(c: str) -> bool:
@@ -2038,12 +2050,35 @@ def _o_generic(text: str, hexr: bool) -> list[tuple[int, int]]:
                     (p == 0 or text[p - 1] in "\n\"'" or not text[:p].split("\n")[-1].strip())
                     and (text[e : e + 2] in ("  ", " *") or text[e : e + 3] in (" - ", " * "))
                 )
+                or text[p - 1 : p] == "/"
+                or _o_in_url(text, p)
+                or "{:hex, :" in text[:p].split("\n")[-1]
+                or (
+                    text[p - 1 : p] == "-"
+                    and len(
+                        re.findall(
+                            "(?:^|-)[A-Za-z]{3,}(?=-)",
+                            re.split(r"[ \t\"]", text[:p].split("\n")[-1])[-1],
+                        )
+                    )
+                    >= 3
+                    and not re.search(
+                        "pass|pw|secret|token|key|cred|auth",
+                        re.split(r"[ \t\"]", text[:p].split("\n")[-1])[-1].lower(),
+                    )
+                )
             )
         else:
             skip = (
-                re.fullmatch("[0-9a-fA-F]+", c) is not None
+                re.fullmatch("[0-9a-fA-F]+", c.lstrip("+")) is not None
                 or not re.search("[0-9]", m.group())
-                or re.match("iVBORw0KGgo|/9j/|R0lGOD|JVBERi0|UklGR", c) is not None  # files
+                or re.match(
+                    "iVBORw0KGgo|/9j/|R0lGOD|JVBERi0|UklGR"
+                    "|LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS|LS0tLS1CRUdJTiBQVUJMSUMgS0VZ",
+                    c,
+                )
+                is not None  # files, certificates
+                or _o_path(c)
                 or _o_in_url(text, p)
                 or (text[max(0, p - 8) : p] == ";base64," and p >= 8)
                 or _o_label(text[:p])
@@ -2672,3 +2707,47 @@ def test_digests_in_lock_files_and_tool_output_are_not_secrets(template: str) ->
     text = template.format(h=HX)
     assert redact(text)[1] == (), text
     assert redact("token " + HX)[1] == ("long-hex",)
+
+
+_ULID = "01GNM4T96W5PWPRN4BRQF9GSYZ"
+_NIX = "7k5zxbprcdlwcfv7ap5z" + "2xvnl3n2cazy"
+_PEM_CERT_B64 = (
+    "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUJSVENCNjZBREFnRUNB" + "ZzAwQ0FRRUFCZ1FHRWNN"
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f'192.0.2.2 - - [23/May/2023:11:25:21 +0000] "GET /api/v2/users/{_ULID}/sessions HTTP/2.0"',
+        f"path=/files/{HX[:24]}/download status=403",
+        f"$ nix build .#profile --print-out-paths\n/nix/store/{_NIX}-inventory-0.28.3",
+        f"origin +{HX[:40]}:refs/remotes/origin/main",
+        f"  Stored in directory: /root/.cache/pip/wheels/e1/4d/{HX[:56]}",
+        f'sdist = {{ url = "https://files.example.org/packages/cf/2c/{HX[:56]}/pkg-1.0.tar.gz" }}',
+        "DKIM-Signature: v=1; a=rsa-sha256; bh=" + B64[:43] + "=;",
+        "&code_challenge=" + B64[:43] + "\n&code_challenge_method=S256",
+        "b2sums=('" + HX + HX + "'",
+        '"PYTHON_VERSION=3.12.0", "PYTHON_SHA256=' + HX + '"',
+        "    certificate-authority-data: " + _PEM_CERT_B64,
+        "<ds:X509Certificate>MIIC1TCCAb2gAwIBAgIQCAxo"
+        + "Q2Ip+CE1vkNCBYzCvTANBgkqhkiG9w0BAQsF</ds:X509Certificate>",
+        '  "bcrypt_elixir": {:hex, :bcrypt_elixir, "2.4.1", "' + HX + '", [:mix], [], "hexpm"},',
+        "2022-07-01T01:05:08Z Cache hit for: node-cache-Linux-x64-npm-" + HX,
+    ],
+)
+def test_paths_refs_and_public_material_in_developer_text_stay(text: str) -> None:
+    assert redact(text)[1] == (), text
+
+
+def test_a_secret_in_a_path_or_after_a_dash_beside_a_credential_word_is_still_redacted() -> None:
+    assert redact("token " + HX)[1] == ("long-hex",)
+    assert redact("secret-" + HX)[1] == ("long-hex",)
+    private = "LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBL" + "RVktLS0tLQpNSUlFb3dJQkFBS0NBUUVB"
+    assert redact("key-data: " + private)[1] == ("long-base64",)
+
+
+def test_a_token_of_dashed_numbers_is_not_a_cache_key() -> None:
+    token = "xoxc-4817498387-6477788620207-1027174173698-" + HX
+    assert redact("SLACK_XOXC=" + token)[1] != ()
+    assert redact("Cache hit for: node-cache-Linux-x64-npm-" + HX)[1] == ()

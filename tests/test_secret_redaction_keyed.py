@@ -1744,3 +1744,36 @@ def test_echoes_of_many_values_finish() -> None:
     out = redact_secret_shapes(text)
     assert time.process_time() - started < 5.0
     assert "Qm7vX" not in out.text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "    --- PASS: TestVerifyToken/expired (0.00s)",  # a test runner's status
+        '    "new_api_key": "Generar nueva clave de API",',  # a translation
+        '      enter_password: "Saisissez votre mot de passe"',
+        '<string name="new_api_key">Générer une nouvelle clé d\\\'API</string>',
+        '"Reset password" = "パスワードをリセット";',
+        "auth.enter.password=パスワードを入力してください",
+        "    'password' => 'The provided password is incorrect.',",  # Laravel's messages
+        '        "jsonwebtoken": "^8.11.26"',  # a version range
+        '    "@auth0/auth0-spa-js": "~2.1.3",',
+    ],
+)
+def test_sentences_translations_and_versions_are_not_values(text: str) -> None:
+    assert redact_secret_shapes(text) == (text, ())
+
+
+@pytest.mark.parametrize(
+    "v",
+    ["correct horse battery staple", "Ünïcødé-pässwörd-2024", "Пароль2024!", "パスワード1234abcd"],
+)
+def test_passphrases_and_non_ascii_passwords_stay_values(v: str) -> None:
+    out = redact_secret_shapes(f'password: "{v}"')
+    assert v not in out.text and out.shapes == ("keyed-secret",), out
+
+
+def test_a_pass_key_is_a_key_but_after_a_test_runners_dashes() -> None:
+    v = "1SlGLSix" + "|DY9q"
+    out = redact_secret_shapes(f'variables:\n  PASS: "{v}"')
+    assert v not in out.text and out.shapes == ("keyed-secret",), out
