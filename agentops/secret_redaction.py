@@ -841,10 +841,27 @@ _DIGEST_NAME = _ascii_re(
     r"|code_challenge))"  # an algorithm, DKIM's body hash, a PKCE challenge
     r"(?:/[A-Za-z0-9_.-]+)?"  # `checksum/config`: an annotation's name
     r"[\"']?[ \t]*(?:[:=.(][ \t]*\(?|[ \t]value=)?[ \t]*[\"']?(?:[0-9a-z]{1,8}/)?"  # `10c0/`
-    r"|(?:containerd|docker|cri-o):(?://)?)\Z"
+    r"|(?:containerd|docker|cri-o):(?://)?"
+    r"|(?i:x-amz-(?:id-2|cf-id|request-id)|x-request-id|x-correlation-id)[ \t]*:[ \t]*"  # ids
+    r")\Z"
 )
 # A JSON Web Key's public members (`n`, `e` of RSA; `x`, `y` of EC) before their value; the
 # private ones (`d`, `p`, `q`, `dp`, `dq`, `qi`, `k`) are secrets. Read beside a `kty`.
+# A word that says the line shows a digest, on a line that names no credential.
+_DIGEST_WORD = _ascii_re(
+    r"(?<![A-Za-z0-9_])(?:(?i:sha-?(?:1|224|256|384|512)|md5|checksum|digest)|[Hh]ash|HASH)"
+    r"(?![A-Za-z0-9])"
+)
+# An e-mail's signature headers, whose folded lines run to the next header.
+_SIGNATURE_HEADERS = ("DKIM-Signature:", "ARC-Message-Signature:", "ARC-Seal:")
+_NEXT_HEADER = _ascii_re(r"\n[^ \t\r\n]")
+
+
+def _in_signature_header(text: str, pos: int) -> bool:
+    start = max(text.rfind(header, max(0, pos - 4096), pos) for header in _SIGNATURE_HEADERS)
+    return start != -1 and _NEXT_HEADER.search(text, start, pos) is None
+
+
 _JWK_PUBLIC = _ascii_re(r"\\*\"[nxy]\\*\"[ \t]*:[ \t]*\\*\"\Z")
 _ARMOR = _ascii_re(r"-----(BEGIN|END) ([A-Z0-9 ]+)-----")
 _PUBLIC_WORDS = frozenset(("PUBLIC", "CERTIFICATE", "CRL", "SIGNATURE"))
@@ -945,6 +962,11 @@ class _Context:
             return True  # PublicKey = ..., "public_key": "...": a public key's value
         if _DIGEST_NAME.search(text, max(0, pos - 32), pos):
             return True  # checksum = "...", "digest": "...", narHash, ETag: a digest
+        line = text[max(text.rfind("\n", max(0, pos - 256), pos) + 1, pos - 256) : pos]
+        if _DIGEST_WORD.search(line) and not _NAMES_A_CREDENTIAL.search(line.lower()):
+            return True  # "SHA256 hash of the artifact is ...", Homebrew's `sha256 cellar:`
+        if _in_signature_header(text, pos):
+            return True  # DKIM and ARC signatures and body hashes: public, for verifying
         if (
             text[pos - 1 : pos] == '"'
             and _JWK_PUBLIC.search(text, max(0, pos - 16), pos)
@@ -1064,6 +1086,8 @@ def _b64_skipped(text: str, ctx: _Context, p: int, c: str) -> bool:
         return True  # hex (a `+<sha>` refspec too), no digit, an image's or a certificate's
     if _path_shaped(c):
         return True
+    if text[p - 1 : p] == "\\" and c[:1] == "x" and _PURE_HEX.fullmatch(c, 1):
+        return True  # a SQL bytea literal: '\\x<hex>'
     if p >= 8 and text[p - 8 : p] == ";base64,":
         return True
     if ctx.label_before(p) or ctx.in_url(p):
@@ -1513,8 +1537,8 @@ def _reads_as_prose(value: str) -> bool:
         return len(words) >= 3 and (
             value[-1] in ".?!:" or any(_short_word(w.strip(".,;:!?'")) for w in words[1:])
         )
-    if " " in value and len(value.split()) >= 3:
-        return True
+    if " " in value:
+        return True  # words with letters beyond ASCII: a translation (`Clé d'API`)
     return len(value) >= 4 and not any(ch.isascii() for ch in value)
 
 

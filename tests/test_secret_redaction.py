@@ -1939,10 +1939,25 @@ def _o_label(before: str) -> bool:
         r"|code_challenge))"
         r"(?:/[A-Za-z0-9_.-]+)?"
         r"[\"']?[ \t]*(?:[:=.(][ \t]*\(?|[ \t]value=)?[ \t]*[\"']?(?:[0-9a-z]{1,8}/)?"
-        r"|(?:containerd|docker|cri-o):(?://)?)\Z"
+        r"|(?:containerd|docker|cri-o):(?://)?"
+        r"|(?i:x-amz-(?:id-2|cf-id|request-id)|x-request-id|x-correlation-id)[ \t]*:[ \t]*"
+        r")\Z"
     )
     if re.search(public, before[-32:]) or re.search(digest, before[-32:]):
         return True
+    line = before[-256:].split("\n")[-1]
+    digest_word = (
+        r"(?<![A-Za-z0-9_])(?:(?i:sha-?(?:1|224|256|384|512)|md5|checksum|digest)|[Hh]ash|HASH)"
+        r"(?![A-Za-z0-9])"
+    )
+    if re.search(digest_word, line) and not re.search(
+        "pass|pw|secret|token|key|cred|auth", line.lower()
+    ):
+        return True
+    for header in ("DKIM-Signature:", "ARC-Message-Signature:", "ARC-Seal:"):
+        at = before[-4096:].rfind(header)
+        if at != -1 and not re.search(r"\n[^ \t\r\n]", before[-4096:][at:]):
+            return True
     return (jwk and "kty" in before[-512:]) or (
         re.search(
             r"(?<![A-Za-z0-9_])(?:md5|sha-?(?:1|224|256|384|512)|h1)[:=-][_-]*\Z",
@@ -2079,6 +2094,7 @@ def _o_generic(text: str, hexr: bool) -> list[tuple[int, int]]:
                 )
                 is not None  # files, certificates
                 or _o_path(c)
+                or (text[p - 1 : p] == "\\" and re.fullmatch("x[0-9a-fA-F]+", c) is not None)
                 or _o_in_url(text, p)
                 or (text[max(0, p - 8) : p] == ";base64," and p >= 8)
                 or _o_label(text[:p])
@@ -2751,3 +2767,36 @@ def test_a_token_of_dashed_numbers_is_not_a_cache_key() -> None:
     token = "xoxc-4817498387-6477788620207-1027174173698-" + HX
     assert redact("SLACK_XOXC=" + token)[1] != ()
     assert redact("Cache hit for: node-cache-Linux-x64-npm-" + HX)[1] == ()
+
+
+_SIG = (
+    "vY0c6jlCdKSMGc9wWYyc"
+    + "VgcVu2o7W0prXDIrIo/AgdR"
+    + "/Q2UTHjopPJlSh200Qm7"
+    + "vX2pL9kR4tW8sY3nB6cV1z"
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "DKIM-Signature: v=1; a=rsa-sha256; d=example.com;\n        b="
+        + _SIG
+        + "\n         "
+        + _SIG,
+        '    sha256 cellar: :any_skip_relocation, arm64_sonoma:   "' + HX + '"',
+        "2022-07-01T01:05:22Z SHA256 hash of uploaded artifact zip is " + HX,
+        "x-amz-id-2: " + _SIG,
+        "x-amz-cf-id: " + _SIG[:56],
+        "   Index Cond: (token_hash = '\\x" + HX + "'::bytea)",
+        '"settings.security.api_key": "Clé d\'API",',  # a translation, two words
+    ],
+)
+def test_signatures_request_ids_and_digest_lines_stay(text: str) -> None:
+    assert redact(text) == (text, ()), text
+
+
+def test_a_signature_header_ends_at_the_next_header() -> None:
+    text = "DKIM-Signature: v=1; b=" + _SIG + "\nX-Leak: token " + HX
+    assert redact(text)[1] == ("long-hex",)
+    assert redact("x-amz-security-token: " + _SIG)[1] == ("long-base64",)
