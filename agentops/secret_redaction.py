@@ -847,11 +847,13 @@ _DIGEST_NAME = _ascii_re(
 )
 # A JSON Web Key's public members (`n`, `e` of RSA; `x`, `y` of EC) before their value; the
 # private ones (`d`, `p`, `q`, `dp`, `dq`, `qi`, `k`) are secrets. Read beside a `kty`.
+_NAMED_PUBLIC = _ascii_re(f"(?:{_PUBLIC_KEY_NAME.pattern})|(?:{_DIGEST_NAME.pattern})")
 # A word that says the line shows a digest, on a line that names no credential.
 _DIGEST_WORD = _ascii_re(
     r"(?<![A-Za-z0-9_])(?:(?i:sha-?(?:1|224|256|384|512)|md5|checksum|digest)|[Hh]ash|HASH)"
     r"(?![A-Za-z0-9])"
 )
+_DIGEST_WORDS = ("sha", "md5", "hash", "checksum", "digest")  # what every match holds
 # An e-mail's signature headers, whose folded lines run to the next header.
 _SIGNATURE_HEADERS = ("DKIM-Signature:", "ARC-Message-Signature:", "ARC-Seal:")
 _NEXT_HEADER = _ascii_re(r"\n[^ \t\r\n]")
@@ -943,6 +945,7 @@ class _Context:
         self._url_memo: tuple[int, int, bool] = (-1, -1, False)
         self._armor: tuple[list[int], list[bool]] | None = None
         self._ciphertext: list[tuple[int, int]] | None = None
+        self._signed: bool | None = None  # the text holds an e-mail signature header
 
     def in_ciphertext(self, p: int) -> bool:
         if self._ciphertext is None:
@@ -958,14 +961,19 @@ class _Context:
 
     def _label_before(self, pos: int) -> bool:
         text = self.text
-        if _PUBLIC_KEY_NAME.search(text, max(0, pos - 32), pos):
-            return True  # PublicKey = ..., "public_key": "...": a public key's value
-        if _DIGEST_NAME.search(text, max(0, pos - 32), pos):
-            return True  # checksum = "...", "digest": "...", narHash, ETag: a digest
+        if _NAMED_PUBLIC.search(text, max(0, pos - 32), pos):
+            return True  # PublicKey = ..., checksum = "...", "digest": "...": not a secret
         line = text[max(text.rfind("\n", max(0, pos - 256), pos) + 1, pos - 256) : pos]
-        if _DIGEST_WORD.search(line) and not _NAMES_A_CREDENTIAL.search(line.lower()):
+        lowered = line.lower()
+        if (
+            any(word in lowered for word in _DIGEST_WORDS)  # a cheap test before the regex
+            and _DIGEST_WORD.search(line)
+            and not _NAMES_A_CREDENTIAL.search(lowered)
+        ):
             return True  # "SHA256 hash of the artifact is ...", Homebrew's `sha256 cellar:`
-        if _in_signature_header(text, pos):
+        if self._signed is None:
+            self._signed = any(header in text for header in _SIGNATURE_HEADERS)
+        if self._signed and _in_signature_header(text, pos):
             return True  # DKIM and ARC signatures and body hashes: public, for verifying
         if (
             text[pos - 1 : pos] == '"'
@@ -1039,7 +1047,8 @@ def _hex_skipped(text: str, ctx: _Context, p: int, e: int) -> bool:
         return True
     if text.endswith("#diff-", 0, p):
         return True
-    line = text.rfind("\n", 0, p) + 1
+    back = max(0, p - _LINE_BACK)  # bounded: a long line of runs stays linear
+    line = max(text.rfind("\n", back, p) + 1, back)
     opens = p == line or text[p - 1] in "\"'" or not text[line:p].strip(" \t")
     if opens and (text[e : e + 2] in ("  ", " *") or text.startswith((" - ", " * "), e)):
         return True  # `sha256sum`, `git lfs ls-files` output: a line that opens with it
@@ -1048,6 +1057,9 @@ def _hex_skipped(text: str, ctx: _Context, p: int, e: int) -> bool:
     if text[p - 1 : p] == "-" and _dashed_name(text, line, p):
         return True  # a cache key or a tag: node-cache-Linux-x64-npm-<hex>
     return ctx.label_before(p) or ctx.in_ciphertext(p)
+
+
+_LINE_BACK = 512  # characters of a run's line read before it
 
 
 def _dashed_name(text: str, line: int, p: int) -> bool:

@@ -2062,24 +2062,28 @@ def _o_generic(text: str, hexr: bool) -> list[tuple[int, int]]:
                 or _o_label(text[:gs])
                 or text[:p].endswith("#diff-")
                 or (
-                    (p == 0 or text[p - 1] in "\n\"'" or not text[:p].split("\n")[-1].strip())
+                    (
+                        p == 0
+                        or text[p - 1] in "\n\"'"
+                        or not text[max(0, p - 512) : p].split("\n")[-1].strip()
+                    )
                     and (text[e : e + 2] in ("  ", " *") or text[e : e + 3] in (" - ", " * "))
                 )
                 or text[p - 1 : p] == "/"
                 or _o_in_url(text, p)
-                or "{:hex, :" in text[:p].split("\n")[-1]
+                or "{:hex, :" in text[max(0, p - 512) : p].split("\n")[-1]
                 or (
                     text[p - 1 : p] == "-"
                     and len(
                         re.findall(
                             "(?:^|-)[A-Za-z]{3,}(?=-)",
-                            re.split(r"[ \t\"]", text[:p].split("\n")[-1])[-1],
+                            re.split(r"[ \t\"]", text[max(0, p - 512) : p].split("\n")[-1])[-1],
                         )
                     )
                     >= 3
                     and not re.search(
                         "pass|pw|secret|token|key|cred|auth",
-                        re.split(r"[ \t\"]", text[:p].split("\n")[-1])[-1].lower(),
+                        re.split(r"[ \t\"]", text[max(0, p - 512) : p].split("\n")[-1])[-1].lower(),
                     )
                 )
             )
@@ -2800,3 +2804,14 @@ def test_a_signature_header_ends_at_the_next_header() -> None:
     text = "DKIM-Signature: v=1; b=" + _SIG + "\nX-Leak: token " + HX
     assert redact(text)[1] == ("long-hex",)
     assert redact("x-amz-security-token: " + _SIG)[1] == ("long-base64",)
+
+
+@pytest.mark.parametrize("sep", [" ", ",", " node-cache-Linux-x64-npm-"])
+def test_many_generic_runs_on_one_long_line_finish(sep: str) -> None:
+    # each run reads a bounded part of its line: a generous bound, not a speed figure
+    import time
+
+    text = sep.join([HX, B64] * 2000)
+    started = time.process_time()
+    redact(text)
+    assert time.process_time() - started < 5.0
