@@ -1102,7 +1102,7 @@ def _b64_skipped(text: str, ctx: _Context, p: int, c: str) -> bool:
         return True  # a SQL bytea literal: '\\x<hex>'
     if p >= 8 and text[p - 8 : p] == ";base64,":
         return True
-    if ctx.label_before(p) or ctx.in_url(p):
+    if ctx.in_url(p) or ctx.label_before(p):  # the URL check is memoized: first
         return True
     if c.startswith("AAAA") and _SSH_CTX.search(text, max(0, p - 80), p):
         return True
