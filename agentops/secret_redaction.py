@@ -1541,9 +1541,10 @@ def _short_word(word: str) -> bool:
 
 
 def _reads_as_prose(value: str) -> bool:
-    """A sentence or a translation, not a secret: three words or more with a short word
-    among them (`de`, `is`, `your`: a diceware passphrase has none) or a letter beyond ASCII
-    or closing punctuation; or non-ASCII letters only (`パスワードをリセット`)."""
+    """A sentence or a translation, not a secret: three ASCII words or more with a short
+    word among them (`de`, `is`, `the`: a diceware passphrase has none) or closing
+    punctuation; words holding a letter beyond ASCII (`Clé d'API`); or such letters alone
+    (`パスワードをリセット`)."""
     if value.isascii():
         words = value.split()
         return len(words) >= 3 and (

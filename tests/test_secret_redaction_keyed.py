@@ -1359,33 +1359,6 @@ def test_tool_positionals_left_alone(text: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "unit",
-    [
-        "http -a ",
-        "https x -a u:",
-        "smbclient -U a% ",
-        "xfreerdp /p: ",
-        "127.0.0.1:6379> AUTH ",
-        "htpasswd -b f ",
-        "rabbitmqctl add_user a ",
-        "{Password:x ",
-        "{A:b Password:x} ",
-        "printenv A_TOKEN\n",
-        "user x insecure-password ",
-    ],
-)
-def test_adversarial_tool_positionals_finish(unit: str) -> None:
-    # A generous adversarial bound, not a speed figure (benchmarks/redact_speed.py is).
-    import time
-
-    text = (unit * (200_000 // len(unit) + 1))[:200_000]
-    started = time.process_time()
-    redact_secret_shapes(text)
-    redact_secret_shapes(text.replace(" ", "\n"))
-    assert time.process_time() - started < 5.0
-
-
-@pytest.mark.parametrize(
     "template",
     [
         'echo "${{DB_PASSWORD}}"\n{v}',
@@ -1597,21 +1570,6 @@ def test_calls_without_a_literal_password_stay(text: str) -> None:
     assert redact_secret_shapes(text) == (text, ())
 
 
-@pytest.mark.parametrize(
-    "unit",
-    ["new PDO(", "new PDO(a, 'b', '", "getConnection((", 'Credentials.basic("a", ', "x("],
-)
-def test_adversarial_positional_calls_finish(unit: str) -> None:
-    # A generous adversarial bound, not a speed figure (benchmarks/redact_speed.py is).
-    import time
-
-    text = (unit * (200_000 // len(unit) + 1))[:200_000]
-    started = time.process_time()
-    redact_secret_shapes(text)
-    redact_secret_shapes(text.replace(" ", "\n"))
-    assert time.process_time() - started < 5.0
-
-
 MORE_SYNTAXES = [
     "<dict>\n  <key>ClientSecret</key>\n  <string>{v}</string>\n</dict>",  # a property list
     "<key>APIKey</key><string>{v}</string>",
@@ -1676,33 +1634,6 @@ def test_a_random_lowercase_password_is_a_value() -> None:
 )
 def test_more_syntaxes_left_alone(text: str) -> None:
     assert redact_secret_shapes(text) == (text, ())
-
-
-@pytest.mark.parametrize(
-    "unit",
-    [
-        "openssl passwd -6 ",
-        "password x ",  # a key and a blank, again and again on one line: a bounded look-back
-        "passwd ",
-        "net user a b /add ",
-        "net use \\\\s\\x /user:a ",
-        "'a:b' | chpasswd ",
-        "bundle config a.b c:d ",
-        "jdbc:oracle:thin:a/",
-        "stats auth a:",
-        "<key>ClientSecret</key><string>",
-        '["--password", ',
-    ],
-)
-def test_adversarial_more_syntaxes_finish(unit: str) -> None:
-    # A generous adversarial bound, not a speed figure (benchmarks/redact_speed.py is).
-    import time
-
-    text = (unit * (200_000 // len(unit) + 1))[:200_000]
-    started = time.process_time()
-    redact_secret_shapes(text)
-    redact_secret_shapes(text.replace(" ", "\n"))
-    assert time.process_time() - started < 5.0
 
 
 def test_a_spaced_key_far_into_a_long_line_is_read_from_its_last_512_characters() -> None:
@@ -1777,3 +1708,49 @@ def test_a_pass_key_is_a_key_but_after_a_test_runners_dashes() -> None:
     v = "1SlGLSix" + "|DY9q"
     out = redact_secret_shapes(f'variables:\n  PASS: "{v}"')
     assert v not in out.text and out.shapes == ("keyed-secret",), out
+
+
+@pytest.mark.parametrize(
+    "unit",
+    [
+        # tools that take a password by position or in a pair
+        "http -a ",
+        "https x -a u:",
+        "smbclient -U a% ",
+        "xfreerdp /p: ",
+        "127.0.0.1:6379> AUTH ",
+        "htpasswd -b f ",
+        "rabbitmqctl add_user a ",
+        "{Password:x ",
+        "{A:b Password:x} ",
+        "printenv A_TOKEN\n",
+        "user x insecure-password ",
+        "openssl passwd -6 ",
+        "net user a b /add ",
+        "net use \\\\s\\x /user:a ",
+        "'a:b' | chpasswd ",
+        "bundle config a.b c:d ",
+        "jdbc:oracle:thin:a/",
+        "stats auth a:",
+        # calls whose argument lists are read
+        "new PDO(",
+        "new PDO(a, 'b', '",
+        "getConnection((",
+        'Credentials.basic("a", ',
+        "x(",
+        # a key and a blank, again and again on one line: a bounded look-back
+        "password x ",
+        "passwd ",
+        "<key>ClientSecret</key><string>",
+        '["--password", ',
+    ],
+)
+def test_adversarial_positionals_and_calls_finish(unit: str) -> None:
+    # A generous adversarial bound, not a speed figure (benchmarks/redact_speed.py is).
+    import time
+
+    text = (unit * (200_000 // len(unit) + 1))[:200_000]
+    started = time.process_time()
+    redact_secret_shapes(text)
+    redact_secret_shapes(text.replace(" ", "\n"))
+    assert time.process_time() - started < 5.0
