@@ -170,11 +170,13 @@ Display:
 - Vendor formats known only by a vendor's word pass when the word is not right
   before the value (a bare Okta `00...` token), and a prefixed key whose body
   is a run of the alphabet (`NRAK-ABCDEFGHIJ...`) is read as a placeholder.
-  Most lower-case vendor words (and a few prefixes whose body may hold `-` or
-  `_`, such as Fly.io's `fo1_`) are looked for only on a line that holds a
+  Most lower-case vendor words are looked for only on a line that holds a
   32-character base64 run, so a value without one under such a word
   (`atlassian_id: <24 characters>`) passes unless its own line holds one;
-  UPPER spellings are looked for everywhere.
+  UPPER spellings are looked for everywhere. A few prefixes whose body is
+  base64url (Fly.io's `fo1_`, `figd_`) are looked for only on a line that
+  holds a run of 32 letters, digits, `-` and `_`: a body that `.` or `=`
+  cuts short (`pscale_oauth_` with dots) passes unless its line holds one.
 - Base64 under 40 characters, digit-free runs, and fragments cut at a snippet
   edge (`ghp_abcdefghij`).
 - Base64 inside URLs, data: payloads and digests is skipped, so a secret in a
@@ -1263,7 +1265,8 @@ def _find_long_b64_storage(text: str) -> _Spans:
 #    their line (`password v`, `AuthLDAPBindPassword "v"`), `||=` and `??=`, a C array
 #    `K[] = "v"`, a Perl `$ENV{K} = 'v'`, a Terraform `variable "K" { default = "v" }` or
 #    `config("K", default="v")`, a Go struct printed with `%+v` (`{User:u Password:v}`),
-#    HAProxy `user u insecure-password v`. Where no key
+#    HAProxy `user u insecure-password v`, a verb that sets it in prose (`Set KEY to v`,
+#    `change the admin password to v`). Where no key
 #    stands in front, the syntax marks the value: `curl -u user:v`, a tool's password
 #    flag on the line that runs the tool, `.pgpass` lines, `IDENTIFIED BY 'v'`, session
 #    cookies, the second literal given to a login or credential call, a literal that a
@@ -1931,6 +1934,11 @@ def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int
     edn = sep == "" and text[key_start - 1 : key_start] == ":" and text.startswith('"', pos)
     if edn and (key_start < 2 or text[key_start - 2] in " \t\n{[(,"):
         sep = "="  # EDN, Clojure: {:password "v"}, a keyword and a string
+    if sep == "" and lowered.startswith("to", pos) and _SET_TO.match(lowered, pos):
+        if not _SET_BEFORE.search(lowered, max(0, key_start - 48), key_start):
+            return None  # `send the token to them`: only a set, change or update assigns
+        pos = _SET_TO.match(lowered, pos).end()  # type: ignore[union-attr]
+        sep = "="  # prose: `Set STRIPE_API_KEY to v`, `change the password to v`
     if sep == "" and not _spaced_assignment(text, lowered, key_start, head, noun):
         return None
     if sep == ">" and not (
@@ -2216,6 +2224,10 @@ _SET_COMMAND = _ascii_re(
     r"|\bconfig(?:[ \t]+--(?:global|local|system|user))?)[ \t]+[\"']?\$?[a-z0-9_.:/@-]*\Z"
 )
 _HAPROXY_USER = _ascii_re(r"user[ \t]+[^\s]+")
+# Prose that assigns: `Set STRIPE_API_KEY to v`, `change the admin password to v` (lower-cased;
+# up to two words between the verb and the key, which may be quoted or in backticks).
+_SET_TO = _ascii_re(r"to[ \t]+(?=[^\s])")
+_SET_BEFORE = _ascii_re(r"\b(?:set|change|update)[ \t]+(?:[a-z0-9_.-]+[ \t]+){0,2}[`\"']?\Z")
 _DEFAULT_ARGUMENT = _ascii_re(r"default[ \t]*=[ \t]*")
 # A Terraform variable block's default, before any nested block closes it (bounded).
 _TERRAFORM_DEFAULT = _ascii_re(r"\{[^{}]{0,512}?\bdefault[ \t]*=[ \t]*(?=[\"'])")
@@ -2716,12 +2728,16 @@ class _Anchor(NamedTuple):
     or more base64 characters (letters, digits, `+`, `/`): nothing is lost where every match
     holds such a run; for a vendor word it is a documented limit. (A literal holding an
     upper-case letter or digit at which the prefilter stops anyway is looked for everywhere.)
+    `url_run`: the same for a prefix whose body is base64url, where `-` and `_` cut every
+    base64 run: the literal is looked for only on the lines that hold a run of 32 or more
+    letters, digits, `-` and `_`, which the whole match is.
     """
 
     literal: str
     shift: int = 0
     run_at: int | None = None
     b64_run: bool = False
+    url_run: bool = False
 
 
 class _ShapeRule(NamedTuple):
@@ -3097,7 +3113,7 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
     _ShapeRule(
         "duffel-token",
         "Duffel API token (duffel_test_/duffel_live_)",
-        (_Anchor("duffel_test_", b64_run=True), _Anchor("duffel_live_")),
+        (_Anchor("duffel_test_", url_run=True), _Anchor("duffel_live_")),
         r"\bduffel_(?:test|live)_[A-Za-z0-9_=-]{43}(?![A-Za-z0-9_=-])",
     ),
     _ShapeRule(
@@ -3129,7 +3145,7 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
         "flyio-token",
         "Fly.io access token (fo1_, fm1a_, fm1r_, fm2_)",
         (
-            _Anchor("fo1_", b64_run=True),
+            _Anchor("fo1_", url_run=True),
             _Anchor("fm1a_", b64_run=True),
             _Anchor("fm1r_", b64_run=True),
             _Anchor("fm2_", b64_run=True),
@@ -3140,7 +3156,7 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
     _ShapeRule(
         "frameio-token",
         "Frame.io API token (fio-u-...)",
-        (_Anchor("fio-u-", b64_run=True),),
+        (_Anchor("fio-u-", url_run=True),),
         r"\bfio-u-[A-Za-z0-9_=-]{64}(?![A-Za-z0-9_=-])",
     ),
     _ShapeRule(
@@ -3228,9 +3244,9 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
     ),
     _ShapeRule(
         "planetscale-token",
-        "PlanetScale API token or password (pscale_tkn_/pscale_pw_)",
-        _at("pscale_tkn_", "pscale_pw_"),
-        r"\bpscale_(?:tkn|pw)_[A-Za-z0-9_.=-]{32,64}(?![A-Za-z0-9_=-])",
+        "PlanetScale API token, password or OAuth token (pscale_tkn_/pscale_pw_/pscale_oauth_)",
+        (*_at("pscale_tkn_", "pscale_pw_"), _Anchor("pscale_oauth_", url_run=True)),
+        r"\bpscale_(?:tkn|pw|oauth)_[A-Za-z0-9_.=-]{32,64}(?![A-Za-z0-9_=-])",
     ),
     _ShapeRule(
         "prefect-token",
@@ -3376,7 +3392,7 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
     _ShapeRule(
         "dropbox-token",
         "Dropbox short-lived access token (sl....)",
-        (_Anchor("sl.", b64_run=True),),
+        (_Anchor("sl.", url_run=True),),
         r"\bsl\.(?:u\.)?[A-Za-z0-9_=-]{130,}",
     ),
     # Formats that GitHub secret scanning lists beyond the gitleaks catalog (vendors' own
@@ -3558,6 +3574,53 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
             _ascii_re(r"(?m)^[ \t]*data:[ \t]*\r?$"),
         ),
     ),
+    _ShapeRule(
+        "figma-token",
+        "Figma personal access token (figd_ and 40 URL-safe characters)",
+        (_Anchor("figd_", url_run=True),),
+        r"\bfigd_[A-Za-z0-9_-]{40}(?![A-Za-z0-9_-])",
+    ),
+    _ShapeRule(
+        "mandrill-key",
+        "Mailchimp Transactional (Mandrill) API key (md- and 22 characters)",
+        _at("md-"),
+        # a CSS class (`md-autocomplete-suggestions`) has no digit or capital
+        r"\bmd-(?=[A-Za-z_-]{0,21}[0-9])(?=[a-z0-9_-]{0,21}[A-Z])[A-Za-z0-9_-]{22}"
+        r"(?![A-Za-z0-9_-])",
+    ),
+    _ShapeRule(
+        "yandex-token",
+        "Yandex OAuth token (y0_ to y3_ and 55 characters) or Cloud API key (AQVN)",
+        (*(_Anchor(f"y{n}_", url_run=True) for n in range(4)), _Anchor("AQVN")),
+        r"\b(?:y[0-3]_[A-Za-z0-9_-]{55}|AQVN[A-Za-z0-9_-]{35,38})(?![A-Za-z0-9_-])",
+    ),
+    _ShapeRule(
+        "resend-key",
+        "Resend API key (re_, 8 and 24 letters and digits)",
+        (_Anchor("re_", url_run=True),),
+        # a snake_case name shaped alike has no digit or no capital
+        r"\bre_(?=[A-Za-z_]{0,32}[0-9])(?=[a-z0-9_]{0,32}[A-Z])"
+        r"[A-Za-z0-9]{8}_[A-Za-z0-9]{24}(?![A-Za-z0-9_-])",
+    ),
+    _ShapeRule(
+        "stytch-secret",
+        "Stytch project secret (secret-live-/secret-test- and 36 characters)",
+        _at("secret-live-", "secret-test-"),
+        r"\bsecret-(?:live|test)-[A-Za-z0-9_=-]{36}(?![A-Za-z0-9_=-])",
+    ),
+    _ShapeRule(
+        "infisical-token",
+        "Infisical service token (st.<uuid>.<32 hex>.<32 hex>)",
+        (_Anchor("st.", b64_run=True),),
+        r"\bst\.[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}\.[0-9a-f]{32}\.[0-9a-f]{32}"
+        r"(?![0-9A-Za-z])",
+    ),
+    _ShapeRule(
+        "braintree-token",
+        "Braintree access token (access_token$production$ or $sandbox$)",
+        _at("access_token$"),
+        r"access_token\$(?:production|sandbox)\$[0-9a-z]{16}\$[0-9a-f]{32}(?![0-9A-Za-z])",
+    ),
     # Vendor-keyword rules: credentials whose format is too plain to tell apart (32 hex,
     # 40 letters and digits, a UUID) and that only the vendor's word in the key they are
     # assigned to identifies: `MAILGUN_SIGNING_KEY=...`, `"datadog_app_key": "..."`. Each
@@ -3566,14 +3629,14 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
     # value, which must hold a digit (words and placeholders do not) and end where its
     # alphabet ends; only the value is replaced. The word's lower and UPPER spellings are
     # the anchors. A spelling whose rarest character is not already a prefilter stop would
-    # slow every call, so it is looked for only on the lines that hold a 32-character
-    # base64 run (b64_run): nothing is lost for values that always hold one (32 hex, 40
-    # letters and digits); a shorter value under such a spelling is missed unless its own
-    # line holds one (a documented limit). Looking on those lines only, not in the whole
-    # text, keeps a line's verdict from depending on its neighbours, and keeps text with one
-    # token from paying a search of the whole text per vendor word. An UPPER spelling holds
-    # a letter the prefilter stops at anyway (`_SHARED_STOP_LITERALS`): it is looked for
-    # everywhere, and the limit is the lower-case spelling's alone.
+    # slow every call, so it is looked for only on the lines that hold a run of 32 base64
+    # characters (b64_run): nothing is lost for values that always hold one
+    # (32 hex, 40 letters and digits); a shorter value under such a spelling is missed
+    # unless its own line holds one (a documented limit). Looking on those lines only, not
+    # in the whole text, keeps a line's verdict from depending on its neighbours, and keeps
+    # text with one token from paying a search of the whole text per vendor word. An UPPER
+    # spelling holds a letter the prefilter stops at anyway (`_SHARED_STOP_LITERALS`): it is
+    # looked for everywhere, and the limit is the lower-case spelling's alone.
     _ShapeRule(
         "adafruit-keyed",
         "Adafruit IO key beside the word adafruit",
@@ -5091,7 +5154,8 @@ def _noise_class(value: str) -> str:
 # - A literal whose rule guarantees a long alphanumeric body (`_Anchor.run_at`) is looked
 #   for only at the start of such a run, so long-bodied vendor tokens add no cost to text
 #   without long runs; `_Anchor.b64_run` literals only on the lines holding a base64 run
-#   of 32 (a gate, not a promise, for vendor words: see the vendor-keyword records).
+#   of 32 (a gate, not a promise, for vendor words: see the vendor-keyword records), and
+#   `_Anchor.url_run` literals on the lines holding a base64url run of 32.
 # - An anchored rule tries its regular expression only where one of its literals occurs.
 # The gate may only switch a rule OFF where it cannot match: outputs are those of running
 # every rule everywhere.
@@ -5195,9 +5259,13 @@ _CONTAINED: dict[str, frozenset[str]] = {
 # promise means it must be found everywhere).
 _PROMISES: dict[str, set[int | None]] = {}  # literal -> run offsets promised (-1: base64)
 for _anchor in _ANCHORS:
-    _PROMISES.setdefault(_anchor.literal, set()).add(-1 if _anchor.b64_run else _anchor.run_at)
-del _anchor
+    _promise = -1 if _anchor.b64_run else -2 if _anchor.url_run else _anchor.run_at
+    _PROMISES.setdefault(_anchor.literal, set()).add(_promise)  # (-2: base64url)
+del _anchor, _promise
 _B64_RUN_LITERALS = tuple(sorted(lit for lit, at in _PROMISES.items() if at == {-1}))
+_URL_RUN_LITERALS = tuple(
+    (lit, lit.encode()) for lit, at in sorted(_PROMISES.items()) if at == {-2}
+)
 # run offset -> the long literals whose alphanumeric run starts that far after their start
 _BY_OFFSET: dict[int, list[str]] = {}
 for _lit, _offsets in sorted(_PROMISES.items()):
@@ -5222,7 +5290,12 @@ _OTHER_OFFSETS = tuple(
     for offset, lits in _RUN_OFFSETS
     if (kept := tuple(lit for lit in lits if not offset == len(lit) >= 2))
 )
-_SHORT_LITERALS = _LITERALS - _LONG_LITERALS - frozenset(_B64_RUN_LITERALS)
+_SHORT_LITERALS = (
+    _LITERALS
+    - _LONG_LITERALS
+    - frozenset(_B64_RUN_LITERALS)
+    - frozenset(lit for lit, _ in _URL_RUN_LITERALS)
+)
 
 # Each literal is found through its rarest character (rarest first in this ranking, measured
 # on the standard library's sources), so the engine stops at few positions and checks the
@@ -5350,7 +5423,7 @@ _PREFILTER_SHORT = _build_prefilter(_SHORT_LITERALS | _SHARED_STOP_LITERALS, Tru
 # For non-ASCII text, where byte classes do not line up with characters, the long literals
 # are found with a prefilter of their own.
 _PREFILTER_LONG = _build_prefilter(_LONG_LITERALS, False)
-# The literals gated by a base64 run are looked for on the lines that hold one, in UTF-8:
+# The literals gated by a run are looked for on the lines that hold one, in UTF-8:
 # by their lower-case form first, since most come in a lower and an UPPER spelling and
 # neither occurs where the lower-cased line lacks the lower form (`bytes.lower` changes
 # ASCII letters only, so an ASCII literal's lower form survives it; a literal that is not
@@ -5378,6 +5451,9 @@ def _prefilter_keys(text: str, prefilter: _Prefilter) -> set[str]:
 
 _RUN_TABLE = bytes(97 if chr(i) in _ALNUM else 98 if chr(i) in "+/" else 32 for i in range(256))
 _B64_TABLE = bytes(97 if chr(i) in _B64_CHARS else 32 for i in range(256))  # base64: "a"
+# base64url and base64 characters, one class: no run of 30 here, no run of either alphabet
+_WIDE_TABLE = bytes(97 if chr(i) in _B64_CHARS | {"-", "_"} else 32 for i in range(256))
+_URL_TABLE = bytes(97 if chr(i) in _ALNUM | {"-", "_"} else 32 for i in range(256))
 _RUN_30 = b"a" * 30  # a run of 30 in a class string (alphanumeric or base64 classes)
 
 
@@ -5410,7 +5486,7 @@ _NOTHING = _Scan(frozenset(), False)
 
 
 def _run_lines(raw: bytes, folded: bytes) -> bytes:
-    """The lines of `raw` that hold a base64 run of 32 (`folded` classes it), joined."""
+    """The lines of `raw` that hold a run of 32 (`folded` classes it), joined."""
     lines: list[bytes] = []
     pos = folded.find(_B64_RUN_32)
     while pos != -1:
@@ -5423,25 +5499,35 @@ def _run_lines(raw: bytes, folded: bytes) -> bytes:
 
 def _scan(text: str) -> _Scan:
     raw = text.encode("utf-8", "surrogatepass")
-    folded = raw.translate(_B64_TABLE)
-    # Every run tested below holds a base64 run of 30; most text has none, and one test
-    # then answers them all.
-    run30 = _RUN_30 in folded
-    b64run32 = run30 and _B64_RUN_32 in folded
-    b64run = b64run32 and b"a" * 40 in folded
     keys = _prefilter_keys(text, _PREFILTER_SHORT)
+    # Every run tested below holds a run of 30 in one class of base64 and base64url
+    # characters; most text has none, and one test then answers them all.
+    if _RUN_30 not in raw.translate(_WIDE_TABLE):
+        return _scanned(keys, False)
+    folded = raw.translate(_B64_TABLE)
+    run30 = _RUN_30 in folded
+    b64run = run30 and b"a" * 40 in folded
+    found = [(lit, encoded) for lit, encoded in _URL_RUN_LITERALS if encoded in raw]
+    urls = raw.translate(_URL_TABLE) if found else b""
+    if _B64_RUN_32 in urls:  # the lines of the text only where a literal is in the text
+        lines = _run_lines(raw, urls)
+        keys.update(lit for lit, encoded in found if encoded in lines)
     classes = raw.translate(_RUN_TABLE) if run30 else b""
     if _RUN_30 in classes:
         if text.isascii():
             keys |= _long_literals(text, classes)
         else:
             keys |= _prefilter_keys(text, _PREFILTER_LONG)
-    if b64run32:
+    if run30 and _B64_RUN_32 in folded:
         lines = _run_lines(raw, folded)
         lowered = lines.lower()
         for low, spellings in _B64_BY_LOWER.items():
             if low in lowered:
                 keys.update(lit for lit, encoded in spellings if encoded in lines)
+    return _scanned(keys, b64run)
+
+
+def _scanned(keys: set[str], b64run: bool) -> _Scan:
     if not keys:
         return _Scan(frozenset(), True) if b64run else _NOTHING
     present: set[str] = set()

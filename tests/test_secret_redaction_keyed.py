@@ -1743,6 +1743,8 @@ def test_a_pass_key_is_a_key_but_after_a_test_runners_dashes() -> None:
         "passwd ",
         "<key>ClientSecret</key><string>",
         '["--password", ',
+        "set the password to ",
+        "set a b password to x ",
     ],
 )
 def test_adversarial_positionals_and_calls_finish(unit: str) -> None:
@@ -1754,3 +1756,43 @@ def test_adversarial_positionals_and_calls_finish(unit: str) -> None:
     redact_secret_shapes(text)
     redact_secret_shapes(text.replace(" ", "\n"))
     assert time.process_time() - started < 5.0
+
+
+# Prose assigns with a verb: `Set KEY to v` in a runbook or a ticket.
+SET_TO_SYNTAXES = [
+    "Set STRIPE_SECRET_KEY to {v} before running the job.",
+    "Set `DB_PASSWORD` to `{v}` and restart the service.",
+    'set "api_key" to "{v}"',
+    "Change the admin password to {v}",
+    "update your GitHub token to {v} in the CI settings",
+    "UPDATE the root password to {v}.",
+]
+
+
+@pytest.mark.parametrize("template", SET_TO_SYNTAXES)
+def test_a_key_set_to_a_value_in_prose(template: str) -> None:
+    v = "Qm7vX2" + "pL9kR4tW8"
+    out = redact_secret_shapes(template.format(v=v))
+    assert v not in out.text and out.shapes == ("keyed-secret",), out.text
+    assert out.text == template.format(v="[redacted:keyed-secret]")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "send the token to them",  # no verb that assigns
+        "Give the password to Qm7vX2pL9kR4tW8",
+        "set password to something strong",  # a word, not a value
+        "Set the API key to your own key.",
+        "Set API_KEY to ${API_KEY} first",  # a reference
+        "set token to get_token()",  # code
+        "Set PASSWORD_MIN_LENGTH to 12",  # the key names a property
+        "We set the API key to rotate every 90 days",
+        "set the password to be at least 12 characters",
+        "Please set the token to the value from vault",
+        "set up the password to expire",
+        "set one two three password to Qm7vX2pL9kR4tW8",  # three words away: not the verb's
+    ],
+)
+def test_prose_that_only_mentions_setting_a_key_stays(text: str) -> None:
+    assert redact_secret_shapes(text) == (text, ())

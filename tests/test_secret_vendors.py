@@ -153,6 +153,25 @@ TOKENS["newrelic-key"].append("NRSP-" + "us01{HEX 31}")
 TOKENS["supabase-token"].append("sb_secret_" + "{URL 31}")
 TOKENS["dockerhub-token"].append("dckr_oat_" + "{URL 32}")
 TOKENS["duffel-token"].append("duffel_live_" + "{EQURL 43}")
+# URL-safe bodies: their `-` and `_` cut every base64 run, so the run gate must count them
+TOKENS["duffel-token"].append("duffel_test_" + "{URL 43}")
+TOKENS["frameio-token"].append("fio-u-" + "{URL 64}")
+TOKENS["flyio-token"].append("fo1_" + "{URL 43}")
+TOKENS["planetscale-token"].append("pscale_oauth_" + "{URL 43}")
+TOKENS.update(
+    {
+        "figma-token": ["figd_" + "{URL 40}"],
+        "mandrill-key": ["md-" + "{URL 22}"],
+        "yandex-token": ["y0_" + "{URL 55}", "y3_" + "{URL 55}", "AQVN" + "{URL 36}"],
+        "resend-key": ["re_" + "{AN 8}_{AN 24}"],
+        "stytch-secret": ["secret-" + "live-{EQURL 36}", "secret-" + "test-{EQURL 36}"],
+        "infisical-token": ["st." + "UUID.{HEX 32}.{HEX 32}"],
+        "braintree-token": [
+            "access_token$" + "production${LAN 16}${HEX 32}",
+            "access_token$" + "sandbox${LAN 16}${HEX 32}",
+        ],
+    }
+)
 
 # Contexts a token is pasted in; the token must not take any character of its neighbours.
 CONTEXTS = (
@@ -357,7 +376,7 @@ KEYED_SAMPLES: dict[str, tuple[str, str]] = {
     "twitch-keyed": ("twitch", "{AN 30}"),
     "twitter-keyed": ("twitter", "A" * 22 + "{AN 90}"),
     "vault-keyed": ("vault", "s.{AN 24}"),
-    "yandex-keyed": ("yandex", "AQVN{URL 36}"),
+    "yandex-keyed": ("yandex", "YC{URL 38}"),  # AQVN keys have a record of their own
     "zendesk-keyed": ("zendesk", "{AN 40}"),
 }
 _B64_RUN = re.compile(r"[A-Za-z0-9+/]{32}")
@@ -482,6 +501,14 @@ WRONG_SHAPE = [
     ("clickup-token", "pk_" + render("{DIG 8}_{LAN 32}", 1)),
     ("azure-function-key", "https://x.azurewebsites.net/api/Fn?code=" + "short"),
     ("zapier-webhook", "https://hooks.zapier.com/hooks/" + "catch/"),
+    ("mandrill-key", "md-" + "autocomplete-suggest"),  # an Angular Material class
+    ("mandrill-key", "md-" + render("{URL 21}", 1)),
+    ("resend-key", "re_" + "compile_patterns_with_flags_set"),  # snake_case, not a key
+    ("resend-key", "re_" + render("{AN 8}_{AN 23}", 1)),
+    ("yandex-token", "y4_" + render("{URL 55}", 1)),
+    ("infisical-token", "st." + uuid(2) + "." + render("{HEX 32}", 1)),
+    ("braintree-token", "access_token$" + "staging$" + render("{LAN 16}${HEX 32}", 1)),
+    ("stytch-secret", "secret-" + "live-" + render("{URL 35}", 1)),
 ]
 
 
@@ -540,24 +567,32 @@ def test_a_vendor_word_under_the_run_gate_is_looked_for_on_lines_holding_a_run()
     assert not found(f"\u2603{alone}\n\u00e9 {other_run}")
     # the UPPER spelling holds `A`, where the prefilter stops anyway: looked for everywhere
     assert found(alone.upper().replace(value.upper(), value))
-    # a prefix whose body may hold `-` or `_` (the limit's other example): a Fly.io token
-    # whose body breaks every base64 run passes alone and is found beside a run
+    # a prefix whose body is base64url is looked for beside a run of letters, digits, `-`
+    # and `_`, which its body is: a Fly.io token whose body `-` breaks into pieces of 10 is
+    # found alone; one whose body `.` breaks (the limit's other example) passes alone and
+    # is found beside a run
     fly = "fo1_" + "-".join(token_of("{AN 10}", seed) for seed in range(4))
-    assert len(fly) == 4 + 43 and "flyio-token" not in redact_secret_shapes(fly).shapes
-    assert "flyio-token" in redact_secret_shapes(f"{fly} {other_run}").shapes
+    assert len(fly) == 4 + 43 and "flyio-token" in redact_secret_shapes(fly).shapes
+    oauth = "pscale_oauth_" + ".".join(token_of("{AN 10}", seed) for seed in range(4))
+    assert "planetscale-token" not in redact_secret_shapes(oauth).shapes
+    assert "planetscale-token" in redact_secret_shapes(f"{oauth} {other_run}").shapes
 
 
 def test_b64_gated_records_keep_their_promise() -> None:
-    # a literal looked for only beside a 32-character base64 run: every sample holds one
-    # (a literal holding a character the prefilter stops at anyway is looked for everywhere)
-    run = re.compile(r"[A-Za-z0-9+/]{32}")
+    # a literal looked for only beside a 32-character base64 (or base64url) run: every
+    # sample holds one (a literal holding a character the prefilter stops at anyway is
+    # looked for everywhere)
+    b64, url = re.compile(r"[A-Za-z0-9+/]{32}"), re.compile(r"[A-Za-z0-9_-]{32}")
     for shape, specs in TOKENS.items():
         rule = sr._VENDOR_RULES[_index(shape)]
         gated = {a.literal for a in rule.anchors if a.b64_run} - sr._SHARED_STOP_LITERALS
+        url_gated = {a.literal for a in rule.anchors if a.url_run}
         for spec in specs:
             token = token_of(spec, 11)
             if any(lit in token for lit in gated):
-                assert run.search(token), (shape, token)
+                assert b64.search(token), (shape, token)
+            if any(lit in token for lit in url_gated):
+                assert url.search(token), (shape, token)
 
 
 @pytest.mark.parametrize("shape", sorted(TOKENS))
