@@ -212,9 +212,8 @@ Display:
   literals across a wrapped line (`"abc" \\` newline `"def"`) is found only
   under a credential-named key (or where a part alone has a shape). In
   escaped text overlapping findings become one token, named after the first.
-  A private-key block with no END line inside a JSON line that is itself inside
-  a JSON string runs to the end of the outer string: the outer line parses, the
-  inner one loses its closing `\\"}`. A decoded line is judged with one line of
+  Escapes three levels deep (a JSON document inside a JSON string inside a
+  JSON string) are decoded two levels only. A decoded line is judged with one line of
   context on each side: a rule that
   reads further back (a public-key armor header three lines above a base64 body)
   sees less in the decoded view than in the raw text, so such a body beside an
@@ -4651,18 +4650,81 @@ def _fit_raw(a: int, b: int, escapes: _RawEscapes) -> tuple[int, int]:
 _JSON_STRING = _ascii_re(r'"(?:[^"\\\n]|\\.)*"')
 
 
-def _json_strings(text: str) -> tuple[list[int], list[int]]:
-    """The raw spans of the string tokens of every line of `text` that is a JSON document."""
-    starts: list[int] = []
-    ends: list[int] = []
+class _Strings(NamedTuple):
+    """String tokens of JSON documents, in text order: where each starts, where its closing
+    quote starts (raw offsets), and the tokens of the JSON document its value holds."""
+
+    starts: list[int]
+    closings: list[int]
+    inner: list[_Strings | None]
+
+    def clip(self, a: int, b: int) -> int:
+        """`b`, or less: the span from `a` ends before the closing quote of each token
+        holding `a` (the innermost ends first)."""
+        i = bisect_right(self.starts, a) - 1
+        if i < 0 or a > self.closings[i]:
+            return b
+        inner = self.inner[i]
+        b = min(b, self.closings[i])
+        return b if inner is None else inner.clip(a, b)
+
+
+def _json_strings(text: str) -> _Strings:
+    """The string tokens of every line of `text` that is a JSON document, and of a string
+    whose value is a JSON document itself (a transcript line holding a tool's JSON output),
+    mapped back to the raw text, down to `_MAX_JSON_DEPTH` levels."""
+    found = _Strings([], [], [])
     pos = 0
     for line in text.splitlines(keepends=True):
         if line.lstrip()[:1] in ("{", "[") and _is_json(line):
-            for m in _JSON_STRING.finditer(line):
-                starts.append(pos + m.start())
-                ends.append(pos + m.end())
+            _add_string_tokens(found, line, pos, list(range(len(line) + 1)), 1)
         pos += len(line)
-    return starts, ends
+    return found
+
+
+_MAX_JSON_DEPTH = 4  # JSON documents inside JSON strings, read this deep: a bound, not a format
+
+
+def _add_string_tokens(found: _Strings, doc: str, base: int, raw_at: list[int], depth: int) -> None:
+    """Adds the string tokens of the JSON document `doc`, whose character i starts at
+    `base + raw_at[i]` in the raw text, and those of the documents their values hold."""
+    for m in _JSON_STRING.finditer(doc):
+        found.starts.append(base + raw_at[m.start()])
+        found.closings.append(base + raw_at[m.end() - 1])
+        found.inner.append(None)
+        token = m.group()
+        if depth >= _MAX_JSON_DEPTH or token[1:3].lstrip()[:1] not in ("{", "["):
+            continue
+        value = json.loads(token)
+        starts = _value_offsets(token)
+        if value.lstrip()[:1] in ("{", "[") and len(starts) == len(value) + 1 and _is_json(value):
+            inner = found.inner[-1] = _Strings([], [], [])
+            at = [raw_at[m.start() + k] for k in starts]
+            _add_string_tokens(inner, value, base, at, depth + 1)
+
+
+_JSON_ESCAPE_LENGTH = {"u": 6}  # `\uXXXX`; every other escape is two characters
+
+
+def _value_offsets(token: str) -> list[int]:
+    """Where each character of a JSON string token's value starts in the token, then where
+    its closing quote starts."""
+    starts: list[int] = []
+    i, last = 1, len(token) - 1
+    while i < last:
+        starts.append(i)
+        if token[i] != "\\":
+            i += 1
+            continue
+        step = _JSON_ESCAPE_LENGTH.get(token[i + 1], 2)
+        if step == 6 and _SURROGATE_PAIR.match(token, i):
+            step = 12  # json.loads joins a surrogate pair into one character
+        i += step
+    starts.append(last)
+    return starts
+
+
+_SURROGATE_PAIR = _ascii_re(r"\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}")
 
 
 def _is_json(line: str) -> bool:
@@ -4677,15 +4739,14 @@ def _inside_json_strings(
     text: str, spans: list[tuple[int, int, str]]
 ) -> list[tuple[int, int, str]]:
     """Spans that start inside a JSON string token end before its closing quote, so a rule
-    that runs to the end of its block (a truncated private key) cannot eat `"}`."""
-    starts, ends = _json_strings(text)
-    if not starts:
+    that runs to the end of its block (a truncated private key) cannot eat `"}`, nor a value
+    read in a decoded view the `\\"}` that closes a JSON document inside a JSON string."""
+    strings = _json_strings(text)
+    if not strings.starts:
         return spans
     kept: list[tuple[int, int, str]] = []
     for a, b, name in spans:
-        i = bisect_right(starts, a) - 1
-        if i >= 0 and a < ends[i]:
-            b = min(b, ends[i] - 1)
+        b = strings.clip(a, b)
         if a < b:
             kept.append((a, b, name))
     return kept

@@ -489,12 +489,33 @@ def test_a_nested_json_line_still_parses_at_both_levels(content: str) -> None:
     _both_levels_parse(scrub_for_storage(line, sidecar=True).text)
 
 
-def test_limit_a_truncated_key_block_two_levels_deep_runs_to_the_outer_string_end() -> None:
+@pytest.mark.parametrize(
+    "content",
+    [
+        'password="000\\',  # found by the property above: the view read `\\"}` as the value's
+        'token = "' + "Qm7vX2" + "pL9kR4tW8\\",
+        '{"api_key": "' + "Qm7vX2" + 'pL9kR4tW8\\\\"}',
+    ],
+)
+def test_a_value_read_in_a_decoded_view_never_eats_an_inner_documents_closing_quote(
+    content: str,
+) -> None:
+    for levels in (2, 3):
+        line = content
+        for _ in range(levels):
+            line = _line(line)
+        shown = redact_secret_shapes(line).text
+        assert levels == 3 or "[redacted:" in shown, shown  # three levels: a documented limit
+        for _ in range(levels):
+            shown = json.loads(shown)["content"]  # every level still parses
+
+
+def test_a_truncated_key_block_two_levels_deep_ends_before_the_inner_closing_quote() -> None:
     block = "-----BEGIN RSA PRIVATE KEY-----\n" + PRIVATE_BODY  # agentops: allow-secret
     line = _line(_line(block))
     shown = redact_secret_shapes(line).text
     assert PRIVATE_BODY[:12] not in shown
-    assert json.loads(shown)["content"].endswith("[redacted:private-key]")  # the inner "} went
+    assert json.loads(json.loads(shown)["content"])["content"] == "[redacted:private-key]"
 
 
 def test_a_token_name_is_never_read_as_a_key() -> None:
@@ -603,3 +624,12 @@ def test_hex_escapes_of_a_log_are_decoded() -> None:
 def test_other_hex_escapes_stay_raw(text: str) -> None:
     assert redact_secret_shapes(text) == (text, ())
     assert not sr._has_escape(text)
+
+
+def test_limit_escapes_three_levels_deep_are_decoded_two_levels() -> None:
+    value = "Qm7vX2" + "pL9kR4tW8"
+    content = f'password = "{value}"'
+    two = redact_secret_shapes(_line(_line(content))).text
+    three = redact_secret_shapes(_line(_line(_line(content)))).text
+    assert value not in two
+    assert value in three and json.loads(three)  # passes unchanged, and still parses
