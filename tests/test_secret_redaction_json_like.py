@@ -138,7 +138,8 @@ def test_every_rule_has_a_way_to_run() -> None:
 def test_gates_are_derived_from_records() -> None:
     literals = {a.literal for rule in sr._RULES for a in rule.anchors}
     assert literals == sr._LITERALS
-    assert sr._SHORT_LITERALS | sr._LONG_LITERALS | set(sr._B64_RUN_LITERALS) == literals
+    url = {lit for lit, _ in sr._URL_RUN_LITERALS}
+    assert sr._SHORT_LITERALS | sr._LONG_LITERALS | set(sr._B64_RUN_LITERALS) | url == literals
     for rule, compiled in zip(sr._RULES, sr._COMPILED, strict=True):
         assert rule.name == compiled.name
         for anchor in rule.anchors:
