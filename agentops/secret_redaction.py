@@ -1094,6 +1094,39 @@ def _path_shaped(c: str) -> bool:
     return words >= 2 and 2 * words >= len(parts)
 
 
+# A password hash in crypt(3) format: bcrypt `$2b$12$`, yescrypt-era SHA-crypt `$6$`,
+# argon2 `$argon2id$v=19$m=...$`, then salt and hash (read back on the run's line).
+_CRYPT_HASH = _ascii_re(
+    r"\$(?:2[abxy]\$[0-9]{2}|[56](?:\$rounds=[0-9]+)?|argon2(?:id|i|d)\$v=[0-9]+\$[a-z0-9=,]+)"
+    r"\$[./A-Za-z0-9+$]*\Z"
+)
+# Public by design: an Ethereum address (0x and 40 hex; a private key is 64), a bech32
+# public key or address (Nostr `npub1`, age `age1`, Bitcoin `bc1`; a secret one is `nsec1`
+# or `AGE-SECRET-KEY-1`), all lower case.
+_PUBLIC_RUN = _ascii_re(
+    r"0x[0-9a-fA-F]{40}\Z|(?:npub|age|bc|tb|ltc|cosmos)1[qpzry9x8gf2tvdw0s3jn54khce6mua7l]{38,}\Z"
+)
+_PUBLIC_PREFIXES = ("phc_",)  # PostHog's project key, which its web snippet ships
+# What base64 of a note, a manifest or a document holds when it carries a credential.
+_CREDENTIAL_WORD = _ascii_re(r"pass|pwd|secret|token|key|auth|cred|bearer|private|session|cookie")
+
+
+def _decodes_to_text(run: str) -> bool:
+    """Base64 of text with three blanks or line breaks or more and no credential word in it
+    (a note, a manifest, a script): what a transcript attaches, not a key. A key's random
+    bytes do not decode to such text; a password encoded alone holds no blank."""
+    if len(run) % 4 == 1:
+        return False
+    try:
+        decoded = base64.b64decode(run + "=" * (-len(run) % 4), validate=True).decode("utf-8")
+    except ValueError:  # binascii.Error and UnicodeDecodeError are ValueErrors
+        return False
+    blanks = decoded.count(" ") + decoded.count("\n")
+    if blanks < 3 or not decoded.replace("\n", " ").replace("\t", " ").isprintable():
+        return False
+    return _CREDENTIAL_WORD.search(decoded.lower()) is None
+
+
 def _b64_skipped(text: str, ctx: _Context, p: int, c: str) -> bool:
     if _PURE_HEX.fullmatch(c.lstrip("+")) or not _HAS_DIGIT(c) or c.startswith(_FILE_MAGIC):
         return True  # hex (a `+<sha>` refspec too), no digit, an image's or a certificate's
@@ -1108,6 +1141,12 @@ def _b64_skipped(text: str, ctx: _Context, p: int, c: str) -> bool:
     if c.startswith("AAAA") and _SSH_CTX.search(text, max(0, p - 80), p):
         return True
     if ctx.in_public_block(p) or _name_shaped(c) or ctx.in_ciphertext(p):
+        return True
+    if _PUBLIC_RUN.match(c) or text.endswith(_PUBLIC_PREFIXES, 0, p):
+        return True
+    if text.rfind("$", max(0, p - 128), p) != -1 and _CRYPT_HASH.search(text, max(0, p - 128), p):
+        return True  # a password hash, one-way: `$2b$12$<salt><hash>`
+    if _decodes_to_text(c):
         return True
     counts = Counter(c)
     # min-entropy bound: H >= -log2(max p) >= 3.5 when no character exceeds n / 2**3.5

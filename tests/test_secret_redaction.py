@@ -2038,6 +2038,29 @@ def _o_grow(text: str, a: int, b: int, lo: int) -> tuple[int, int]:
     return a, b
 
 
+def _o_crypt(before: str) -> bool:
+    """The run follows a crypt(3) password hash's header: `$2b$12$`, `$6$`, `$argon2id$...$`."""
+    for head in re.finditer(r"\$(?:2[abxy]\$\d\d|[56]|argon2(?:id|i|d))\$", before, re.A):
+        rest = before[head.end() :]
+        if re.fullmatch(r"(?:rounds=\d+\$|v=\d+\$[a-z0-9=,]+\$)?[./A-Za-z0-9+$]*", rest, re.A):
+            return True
+    return False
+
+
+def _o_text(run: str) -> bool:
+    """The run is base64 of printable text with three blanks or more naming no credential."""
+    try:
+        plain = base64.b64decode(run + "=" * (-len(run) % 4)).decode()
+    except ValueError:
+        return False
+    if len(run) % 4 == 1 or sum(ch in " \n" for ch in plain) < 3:
+        return False
+    if not all(ch.isprintable() or ch in "\n\t" for ch in plain):
+        return False
+    words = ("pass", "pwd", "secret", "token", "key", "auth", "cred", "bearer", "private")
+    return not any(w in plain.lower() for w in (*words, "session", "cookie"))
+
+
 def _o_generic(text: str, hexr: bool) -> list[tuple[int, int]]:
     rx = (
         r"(?<![A-Za-z0-9])[0-9a-fA-F]{48,}(?![A-Za-z0-9])"
@@ -2115,6 +2138,12 @@ def _o_generic(text: str, hexr: bool) -> list[tuple[int, int]]:
                 )
                 or _o_public(text, p)
                 or _o_name(c)
+                or re.fullmatch("0x[0-9a-fA-F]{40}", c) is not None  # public by design
+                or re.fullmatch("(?:npub|age|bc|tb|ltc|cosmos)1[02-9ac-hj-np-z]{38,}", c)
+                is not None
+                or text[:p].endswith("phc_")
+                or _o_crypt(text[max(0, p - 128) : p])
+                or _o_text(c)
                 or _o_entropy_lt(c, 7)
             )
         if skip:
@@ -2636,6 +2665,76 @@ def test_base64_of_an_image_or_document_is_not_a_secret(head: str) -> None:
     ):
         assert redact_secret_shapes(text) == (text, ()), text
     assert redact_secret_shapes("attachment " + random).shapes == ("long-base64",)
+
+
+def _b64(text: str) -> str:
+    return base64.b64encode(text.encode()).decode()
+
+
+@pytest.mark.parametrize(
+    "plain",
+    [
+        "Meeting moved to Thursday at 3pm in the large room.",
+        "Release notes: fixed the pagination bug and improved logging.",
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n",
+        '{\n  "name": "widget",\n  "version": "1.4.2"\n}',
+        "#!/bin/sh\necho building project\nmake all\n",
+    ],
+)
+def test_base64_of_text_that_names_no_credential_is_not_a_secret(plain: str) -> None:
+    for text in (f"payload {_b64(plain)}", f'{{"content": "{_b64(plain)}"}}'):
+        assert redact_secret_shapes(text) == (text, ()), text
+
+
+@pytest.mark.parametrize(
+    "plain",
+    [
+        "deploy:" + "Qm7vX2pL9kR4tW8sY3nB6cV1",  # a user and a password: no blank
+        "db:\n  user: app\n  password: Qm7vX2pL9kR4tW8\n",  # names a credential
+        "export API_TOKEN=Qm7vX2pL9kR4tW8sY3nB6cV1 && make deploy",
+        "the session cookie is Qm7vX2pL9kR4tW8sY3nB6cV1 for now",
+    ],
+)
+def test_base64_of_a_credential_or_of_text_naming_one_is_still_redacted(plain: str) -> None:
+    assert redact_secret_shapes(f"payload {_b64(plain)}").shapes == ("long-base64",)
+    random = base64.b64encode(bytes(range(7, 250, 7))).decode()  # bytes, not text
+    assert redact_secret_shapes(f"payload {random}").shapes == ("long-base64",)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "$2b$12$" + "0a84IRi/WwkIuLvUdsXfBv6OiczhyXweN2UkXoRZCekHvOkDEgve5",  # bcrypt
+        "admin:$2y$10$" + "Zq3Wm8Rt5Yp2Lk7Jh4Gf9Ds1Az6Xc0Vb3Nm5Qw8Er2Ty4Ui6Op8As",  # htpasswd
+        "$argon2id$v=19$m=65536,t=3,p=4$c29tZXNhbHQ$"
+        + "RdescudvJCsgt3ub+b+dWRWJTmaaJObG0Qm7vX2pL9kR4tW8",
+        "root:$6$rounds=5000$saltsalt$"
+        + "Qm7vX2pL9kR4tW8sY3nB6cV1zA5dF0gH2jK4lM7pN9qR1sT3u:19000:0",
+    ],
+)
+def test_a_password_hash_in_crypt_format_is_not_a_secret(text: str) -> None:
+    assert redact_secret_shapes(text) == (text, ())
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "wallet: 0x" + "15ab9ab56fa344b6ad0263b2f559e41be1a6a3a9",
+        "npub: npub1" + "k4shy0ldgzjqgxkfrl2538flr95cpe04p2usln4af4yp20mfe63qns7ha0",
+        "recipient: age1" + "q5z3rem9zjntemvgeha76dd2fuagenqlvyhua5v5g5tr4v2c73eqgtu4vj",
+        "posthog.init('phc_" + "YHfLKmfFfQvriLAb8Eswx7rf8LxwrowmBJNP2l8NHY7')",
+    ],
+)
+def test_public_addresses_and_public_project_keys_stay(text: str) -> None:
+    assert redact_secret_shapes(text) == (text, ())
+
+
+def test_a_private_key_in_hex_after_0x_and_a_bech32_secret_are_redacted() -> None:
+    key = "0x" + "4c0883a69102937d6231471b5dbb6204fe512961708279f1d5b1a3e8c0d4b6f2"
+    assert redact_secret_shapes(f"PRIVATE_KEY={key}").shapes != ()
+    assert key[2:12] not in redact_secret_shapes(f"deployer {key}").text
+    nsec = "nsec1" + "vl029mgpspedva04g90vltkh6fvh240zqtv9k0t9af8935ke9laqsnlfe5"
+    assert redact_secret_shapes(f"nostr {nsec}").shapes == ("long-base64",)
 
 
 _RSA_PUB = (
