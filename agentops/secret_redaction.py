@@ -182,6 +182,8 @@ Display:
 - Base64 inside URLs, data: payloads and digests is skipped, so a secret in a
   query parameter passes unless a named rule knows it; the URL check is
   lexical, not a parser.
+- The base64 of text with three blanks or more that names no credential word is
+  read as a note, not a key: a secret inside such encoded prose passes.
 - Keys that look like names (about 1 in 100,000 40-character keys) or are
   repetitive (under 3.5 bits per character), and hex runs with fewer than two
   letters or two digits.

@@ -2914,3 +2914,9 @@ def test_many_generic_runs_on_one_long_line_finish(sep: str) -> None:
     started = time.process_time()
     redact(text)
     assert time.process_time() - started < 5.0
+
+
+def test_limit_a_secret_inside_base64_of_prose_naming_no_credential_passes() -> None:
+    plain = "the new value is Qm7vX2pL9kR4tW8sY3nB6cV1 from now on"  # no credential word
+    text = "payload " + base64.b64encode(plain.encode()).decode()
+    assert redact_secret_shapes(text) == (text, ())
