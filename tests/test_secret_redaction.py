@@ -1818,7 +1818,8 @@ _ORX = [
         r"(?![A-Za-z0-9+/=])",
     ),
     ("azure-sas", r"(?<=[?&;]sig=)[A-Za-z0-9%+/_-]{20,}={0,2}(?![A-Za-z0-9%+/_=-])"),
-    ("atlassian-token", r"\bATATT3[A-Za-z0-9_=-]{100,}"),
+    # widened by the record: organization admin keys (ATCTT3) and `+` `/` in the body
+    ("atlassian-token", r"\bAT[AC]TT3[A-Za-z0-9_+/=-]{100,}"),
     ("databricks-token", r"\bdapi[0-9a-f]{32}(?:-[0-9]+)?\b"),
     (
         "grafana-token",
