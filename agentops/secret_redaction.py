@@ -1306,7 +1306,13 @@ def _find_long_b64_storage(text: str) -> _Spans:
 #    `K[] = "v"`, a Perl `$ENV{K} = 'v'`, a Terraform `variable "K" { default = "v" }` or
 #    `config("K", default="v")`, a Go struct printed with `%+v` (`{User:u Password:v}`),
 #    HAProxy `user u insecure-password v`, a verb that sets it in prose (`Set KEY to v`,
-#    `change the admin password to v`). Where no key
+#    `change the admin password to v`), and the labels of runbooks and chat: markup
+#    (`**Password:** v`, `*Token:* v`, `Password:: v`, `password :: v`), an arrow or a dash
+#    between blanks (`Password -> v`, `secret key – v`), `is` (`the db password is v`),
+#    a prompt (`Password for user u: v`), a table's next cell (`| Password | v |`,
+#    `<th>Password</th><td>v</td>`, `<dt>K</dt><dd>v</dd>`), a definition (`Password` /
+#    `: v`), `with password v`, and a user's pair (`User/Pass: u / v`, `creds: u / v`).
+#    Where no key
 #    stands in front, the syntax marks the value: `curl -u user:v`, a tool's password
 #    flag on the line that runs the tool, `.pgpass` lines, `IDENTIFIED BY 'v'`, session
 #    cookies, the second literal given to a login or credential call, a literal that a
@@ -1339,11 +1345,21 @@ def _find_long_b64_storage(text: str) -> _Spans:
 _KEYED_TAIL = r"""
     (?:[_-]?(?:[0-9]+|base|value))?       # DB_PASSWORD2, SECRET_KEY_BASE, token_value
     (?![a-z0-9]|[_.-][a-z0-9])            # the noun ends the key
-    (?P<close>["'`]?[\]}]?|\[[0-9]{0,6}\])  # "password": / ['password'] = / $ENV{KEY} / key[]
+    (?P<close>["'`]?[\]}]?|\[[0-9]{0,6}\]|\*{1,2}|__)  # "k": / ['k'] = / $ENV{K} / k[] / **K**:
     [ \t]*
-    (?P<sep>:=|\?\?=|\|\|=|\?=|=>|<-|=(?![=>~])|:(?![:=/\\])|,|>|\((?=["'])|(?=[ \t])
+    (?P<sep>:=|\?\?=|\|\|=|\?=|=>|<-|=(?![=>~])
+      |:(?:\*{1,2}|__)(?=[ \t])              # markup: **Password:** v, Slack *Token:* v
+      |::(?=[ \t])                           # AsciiDoc `Password:: v`, org `password :: v`
+      |:(?![:=/\\])|,|>|\((?=["'])
+      |(?<=[ \t])(?:->|\u2192|\u2013|\u2014|-|is:?)(?=[ \t])  # prose: K -> v, K \u2013 v, K is v
+      |for[ \t]+(?:'[^'\n]{1,120}'|"[^"\n]{1,120}"|[^\s:'"][^\n:'"]{0,80}):(?=[ \t])  # a prompt
+      |\|(?=[ \t]*[^\s|])                    # a table's cell: | Password | v |
+      |(?=[ \t])
       |\r?\n(?=[ \t]+value:)               # Kubernetes env: `- name: K` / `value: v`
-      |</key>[ \t]*(?:\r?\n[ \t]*)?<string>)  # a property list: <key>K</key><string>v
+      |\r?\n:(?=[ \t])                      # a Markdown definition: `Password` / `: v`
+      |</key>[ \t]*(?:\r?\n[ \t]*)?<string>  # a property list: <key>K</key><string>v
+      |</t[hd]>[ \t]*<td>(?:<code>|<kbd>)?   # an HTML table row: <th>K</th><td>v</td>
+      |</dt>[ \t]*(?:\r?\n[ \t]*)?<dd>(?:<code>|<kbd>)?)  # a definition: <dt>K</dt><dd>v
     [ \t]*                                # blanks before the value
 """
 # A cookie header, a header-dict entry or a curl --cookie argument, after `cookie`.
@@ -1378,7 +1394,11 @@ _KEY_QUALIFIERS = frozenset(
         "fernet",
     )
 )
-_ASSIGNED_KEY = _ascii_re(r"[ \t]?[:=]")  # after a `key` that a blank qualifies
+# After a `key` that a blank qualifies: `API key: v`, `API key = v`, and a label's forms
+# (`**API key**: v`, `| API key | v |`, `API key -> v`, `secret key is v`, `</td>`).
+_ASSIGNED_KEY = _ascii_re(
+    r"(?:\*{1,2}|__)?[ \t]?(?:[:=|<]|\r?\n:|(?:->|\u2192|\u2013|\u2014|-|is:?)[ \t])"
+)
 _LONG_NOUNS = frozenset(("password", "passwd", "passphrase", "secret", "token", "credential"))
 _COMPOUNDS = {  # storepass, requirepass, SSHPASS, masterauth, nslcd's bindpw
     "pass": ("store", "key", "require", "ssh"),
@@ -1455,7 +1475,7 @@ _NOT_A_SECRET_VALUE = _ascii_re(
 )
 _PLACEHOLDER_PART = _ascii_re(
     r"example|placeholder|change_?me|redacted|xxxx|\*{3}|\#{4}"  # `####`, `***`: masked
-    r"|<[a-z][a-z0-9_ -]*>"  # a name to fill in: SG.<your_key>
+    r"|<[a-z][a-z0-9_ -]*>|&lt;[a-z][a-z0-9_ -]*&gt;"  # a name to fill in: SG.<your_key>
     r"|do[ _-]?not[ _-]?use|replace[ _-](?:this|me|with)"  # prose telling what to put there
 )  # on lower-cased text
 # A reference or template, read at the start of the value.
@@ -1508,6 +1528,34 @@ _PROPERTY_ESCAPES = ("\\=", "\\:")
 _MARKERS_MAYBE_QUOTED = tuple(
     quote + marker for quote in ("", "'", '"', "`") for marker in _MARKERS
 )
+_TERM_WORDS = _ascii_re(r"(?:[A-Za-z0-9_.-]+[ \t]+){0,3}")  # before the key on its line
+# The start of a table's label cell before a key: `| `, `|JWT `, `| Database `.
+# (its `|` opens the line or follows a blank: `a|password|b` in a regular expression is not)
+_TABLE_LABEL = _ascii_re(r"(?:^|[\n \t])\|[ \t]*[`*]*(?:[A-Za-z0-9_.-]+[ \t]+){0,3}[`*]*\Z")
+
+
+def _table_cell(text: str, pos: int) -> tuple[int, int] | None:
+    """The text of the table cell starting at `pos` (up to its `|`, blanks and one pair of
+    backticks or quotes around it left out), or None for an empty cell or a phrase."""
+    end = text.find("|", pos, pos + _MAX_VALUE)
+    if end == -1 or "\n" in text[pos:end]:
+        return None
+    b = end
+    while b > pos and text[b - 1] in " \t":
+        b -= 1
+    a = pos
+    if b - a >= 2 and text[a] in "`'\"" and text[b - 1] == text[a]:
+        a, b = a + 1, b - 1
+    return (a, b) if a < b and " " not in text[a:b] else None
+
+
+# `User/Pass: u / v`, `Username / Password: u / v`, `creds: u / v`: the password follows the
+# user after a slash (lower-cased text before the key; the text after the first value).
+_PAIRED_NOUNS = frozenset(("pass", "password", "passwd", "pwd", "creds", "credentials"))
+_USER_BEFORE = _ascii_re(r"(?:user(?:name)?|login)[ \t]*/[ \t]*\Z")
+_SECOND_OF_PAIR = _ascii_re(r"[`'\"]?[ \t]+/[ \t]+([`'\"]?)([^\s`'\"<>/]+)\1(?=[\s.,;]|\Z)")
+# Separators of a label in prose (lower-cased): an arrow, a dash between blanks, `is`.
+_PROSE_SEPARATORS = frozenset(("->", "\u2192", "\u2013", "\u2014", "-", "is", "is:"))
 _NAME_VALUE = _ascii_re(r"\s*[\"']value[\"'][ \t]*:[ \t]*")
 _K8S_NAME = _ascii_re(r"[ \t]*(?:-[ \t]*)?name:[ \t]*[\"']?")  # the line before a key's `value:`
 _K8S_VALUE = _ascii_re(r"value:[ \t]*")
@@ -1898,6 +1946,17 @@ def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int
     key_quoted = close[:1] in ('"', "'", "`")
     if sep in ("?=", "<-", "??=", "||="):
         sep = "="  # Makefile: API_KEY ?= v; R: api_key <- "v"; Ruby, JS: KEY ||= "v"
+    elif sep in _PROSE_SEPARATORS:
+        sep = "="  # a label in prose: `Password -> v`, `the prod password is v`
+    elif (sep[:1] == ":" and sep[1:2] in ("*", "_", ":")) or sep.startswith("for"):
+        sep = ":"  # `**Password:** v`, `Password:: v`, `Password for user u: v`
+    elif sep == "|" and not _TABLE_LABEL.search(text, max(0, key_start - 48), key_start):
+        return None  # a cell follows a cell: `| DB password | v |`, not `a || password | v`
+    elif sep[-2:] == "\n:":
+        term_start = text.rfind("\n", max(0, key_start - 64), key_start) + 1
+        if not _TERM_WORDS.fullmatch(text, term_start, key_start):
+            return None  # a definition's term stands alone on its line: `SFTP password`
+        sep = ":"
     elif sep[-1:] == "\n":
         line_start = text.rfind("\n", max(0, key_start - 64), key_start) + 1
         named = _K8S_NAME.fullmatch(text, line_start, key_start - (1 if key_quoted else 0))
@@ -1914,9 +1973,9 @@ def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int
             pos = typed.end()
             sep = "="
     sep_end = m.end("sep")
-    plist = sep.startswith("</key>")
+    plist = sep.startswith("</")
     if plist:
-        sep = ">"  # the value is the `<string>` element's text
+        sep = ">"  # the value is the next element's text: <string>, <td>, <dd>
     if sep == ">":
         pos = sep_end  # an XML element's text starts right after its tag, blanks included
     name_value = _NAME_VALUE.match(text, sep_end) if sep == "," and key_quoted else None
@@ -1998,7 +2057,7 @@ def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int
     unspaced = m.group("sep") == "=" and text[sep_at - 1] not in " \t"
     if unspaced and text[sep_at + 1 : sep_at + 2] in (" ", "\t"):
         return None  # `key= next=1`: an empty value, not the neighbouring pair
-    if sep == ":" and lowered.startswith(("|", ">"), pos):
+    if sep == ":" and lowered.startswith(("|", ">"), pos) and not lowered.startswith("||", pos):
         return None  # a YAML block scalar: the value is on the next lines
     if sep == "" and text.startswith(("--body", "-b"), pos):
         body = _BODY_FLAG.match(text, pos)
@@ -2012,11 +2071,12 @@ def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int
         pos += 2  # a triple-quoted value (Grafana's ini, Python): the literal is inside
     if sep != "," and text.startswith(_STRING_PREFIXES, pos):
         pos += 1  # C# @"v", Python b"v" and r"v" assigned: the literal starts at its quote
-    span = _value_span(text, pos, sep == ">")
+    span = _table_cell(text, pos) if sep == "|" else _value_span(text, pos, sep == ">")
     if span is None:
         return None
     a, b = span
-    quoted = (a > 0 and text[a - 1] in "\"'`" and a - 1 == pos) or sep == ">"
+    quoted = (a > 0 and text[a - 1] in "\"'`" and a - 1 == pos) or sep in (">", "|")
+    quoted = quoted or text.startswith(("||", "```"), pos)  # a spoiler, an inline code block
     after = b  # where the text after the value starts (before trailing punctuation is cut)
     if not quoted and sep != ">":
         wide = _unquoted_extent(text, key_start, a, b, sep != ":")
@@ -2025,7 +2085,17 @@ def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int
         b, after = wide
         if text.startswith("<", b) and _FILL_IN.match(text, b):
             return None  # dop_v1_<your_token>: a prefix and a name to fill in
+    if noun in _PAIRED_NOUNS and (
+        noun[0] == "c" or _USER_BEFORE.search(lowered, max(0, key_start - 24), key_start)
+    ):
+        second = _SECOND_OF_PAIR.match(text, b)
+        if second is not None:
+            a, b = second.span(2)  # `User/Pass: u / v`, `creds: u / v`: the user comes first
+        elif noun[0] != "c" and text.count("/", a, b) == 1:
+            a = text.index("/", a, b) + 1  # `login/password: u/v`
     value = text[a:b]
+    if plist and m.group("sep")[2:3] != "k" and " " in value:
+        return None  # a table's or a definition's phrase (`not set`, `see vault`): no value
     if noun == "authorization" or (noun == "auth" and not quoted and text[key_start] == "_"):
         scheme = _AUTH_SCHEME.match(text, a) or _other_scheme(text, a)
         if scheme is None and not quoted and not (len(value) >= 12 and _HAS_DIGIT(value)):
@@ -2191,6 +2261,12 @@ def _value_span(text: str, pos: int, element: bool = False) -> tuple[int, int] |
         if tag <= pos or not text.startswith("</", tag) or "\n" in text[pos:tag]:
             return None
         return pos, tag
+    if text.startswith(("||", "```"), pos):  # a Discord spoiler, a chat's inline code block
+        mark = text[pos : pos + (2 if text[pos] == "|" else 3)]
+        end = text.find(mark, pos + len(mark), pos + _MAX_VALUE)
+        inner = text[pos + len(mark) : end]
+        ok = end > pos + len(mark) and "\n" not in inner and " " not in inner
+        return (pos + len(mark), end) if ok else None
     if text[pos] in "\"'`":
         if text.startswith(text[pos] * 3, pos):
             return None  # a triple-quoted block
@@ -2232,6 +2308,8 @@ def _spaced_assignment(text: str, lowered: str, key_start: int, head_start: int,
         len(before) <= 4 or before[-5 if before.endswith("env") else -6] in " \t>"
     ):
         return True
+    if ("with" in before or "using" in before) and _WITH_BEFORE.search(before):
+        return True  # prose: `log in as u with password v`, `using the auth token v`
     if before.lstrip().startswith("user") and _HAPROXY_USER.fullmatch(before.lstrip()):
         return True  # HAProxy userlist: `user admin insecure-password v`
     if before.endswith(_DIRECTIVE_ENDS) and _DIRECTIVE.search(before):
@@ -2264,6 +2342,7 @@ _SET_COMMAND = _ascii_re(
     r"|\bconfig(?:[ \t]+--(?:global|local|system|user))?)[ \t]+[\"']?\$?[a-z0-9_.:/@-]*\Z"
 )
 _HAPROXY_USER = _ascii_re(r"user[ \t]+[^\s]+")
+_WITH_BEFORE = _ascii_re(r"\b(?:with|using)(?:[ \t]+[a-z0-9_-]+){0,2}\Z")  # lower-cased
 # Prose that assigns: `Set STRIPE_API_KEY to v`, `change the admin password to v` (lower-cased;
 # up to two words between the verb and the key, which may be quoted or in backticks).
 _SET_TO = _ascii_re(r"to[ \t]+(?=[^\s])")

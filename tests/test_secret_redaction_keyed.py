@@ -1796,3 +1796,87 @@ def test_a_key_set_to_a_value_in_prose(template: str) -> None:
 )
 def test_prose_that_only_mentions_setting_a_key_stays(text: str) -> None:
     assert redact_secret_shapes(text) == (text, ())
+
+
+# Runbooks, tickets and chat: the label syntaxes of human text around a credential's name.
+RUNBOOK_SYNTAXES = [
+    "- **Password:** {v}",
+    "* **Database password**: {v}",
+    "> **Token:** `{v}`",
+    "*Refresh token:* `{v}`",  # Slack and Jira bold
+    "__API key__: {v}",
+    "Grafana admin password:: {v}",  # AsciiDoc
+    "- admin password :: {v}",  # org-mode
+    "LDAP bind password \u2192 {v}",
+    "Password -> {v}",
+    "2. Django secret key \u2013 {v}",
+    "SMTP password \u2014 {v}",
+    "the prod password is: `{v}`",
+    "[08:14] rafael: staging db password is {v}",
+    "@noor the staging GPG passphrase is {v}",
+    "Password for user ops-bot: {v}",
+    "Enter passphrase for /home/ci/.ssh/id_ed25519: {v}",
+    "Password for 'https://deploy@git.example.test': {v}",
+    "| Password | {v} |",
+    "| `DB_PASSWORD` | `{v}` |",
+    "|JWT secret|{v}|",
+    "<tr><th>Password</th><td><code>{v}</code></td></tr>",
+    "<tr><td>MySQL root password</td><td>{v}</td></tr>",
+    "<dt>JWT secret</dt><dd>{v}</dd>",
+    "Password\n: {v}",
+    "User/Pass: etl_reader / {v}",
+    "Username / Password: `deploy` / `{v}`",
+    "creds: svc_billing / {v}",
+    "login/password: partner01/{v}",
+    "SMTP password: ||{v}||",  # a Discord spoiler
+    "carol: keystore password: ```{v}```",  # a chat's inline code block
+    "SFTP password\n: {v}\n\nHost\n: 10.20.4.17",  # a definition list, a term of words
+    "Log in as `svc` with password `{v}`.",
+    "Authenticate the CLI with the auth token {v} and retry.",
+]
+
+
+@pytest.mark.parametrize("template", RUNBOOK_SYNTAXES)
+def test_a_credential_labelled_in_a_runbook_or_chat(template: str) -> None:
+    v = "Qm7vX2" + "pL9kR4tW8"
+    out = redact_secret_shapes(template.format(v=v))
+    assert out.text == template.format(v="[redacted:keyed-secret]"), out.text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "- **Password:** see the vault entry",
+        "*Token:* ask in #ops",
+        "the password is required",
+        "if password is None:",
+        "assert token is not None",
+        "the access token is valid for 3600 seconds",
+        "Password -> hash -> store",
+        "password - the user's password",
+        "Password for user ops-bot:",
+        "| Password | (in 1Password) |",
+        "| Password | Value | Notes |",
+        "|Password|see vault|",
+        "<tr><th>Password</th><td>********</td></tr>",
+        "Password\n: see the wiki",
+        "User/Pass: admin / changeme",
+        "Username / Password: deploy / <ask ops>",
+        "the key is: rotate it monthly",
+        "token -> [redacted:github-token]",
+        "C++: password::hash(x)",
+        "<tr><td>MySQL root password</td><td>not set</td></tr>",  # a phrase
+        "<dt>JWT secret</dt><dd>&lt;jwt_secret&gt;</dd>",  # an escaped name to fill in
+        '<add key="JwtSecret" value="&lt;token&gt;" />',
+        "login/password: svc_billing/see vault",
+        "password: ||hidden||",
+        "a || password || b",
+        'r"(?:password|passwd|secret|token|credentials?)|key"',  # a regular expression
+        "password: |\n  folded on the next lines",
+        "Log in with password protection enabled",
+        "using token rotation every day",
+        "a term. With more words before it password\n: Qm7vX2pL9kR4tW8",
+    ],
+)
+def test_runbook_labels_without_a_credential_stay(text: str) -> None:
+    assert redact_secret_shapes(text) == (text, ())
