@@ -1113,11 +1113,17 @@ _PUBLIC_PREFIXES = ("phc_",)  # PostHog's project key, which its web snippet shi
 _CREDENTIAL_WORD = _ascii_re(r"pass|pwd|secret|token|key|auth|cred|bearer|private|session|cookie")
 
 
+# The first character of every 4-character group of base64 holds the top 6 bits of a byte:
+# for an ASCII byte (under 0x80) it is one of the first 32 of the alphabet. A random key's
+# groups fail this half the time, so most keys are refused before any decoding.
+_ASCII_LEADS = _ascii_re(r"[A-Za-f]*")
+
+
 def _decodes_to_text(run: str) -> bool:
     """Base64 of text with three blanks or line breaks or more and no credential word in it
     (a note, a manifest, a script): what a transcript attaches, not a key. A key's random
     bytes do not decode to such text; a password encoded alone holds no blank."""
-    if len(run) % 4 == 1:
+    if len(run) % 4 == 1 or not _ASCII_LEADS.fullmatch(run[::4]):
         return False
     try:
         decoded = base64.b64decode(run + "=" * (-len(run) % 4), validate=True).decode("utf-8")
@@ -3155,9 +3161,9 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
     ),
     _ShapeRule(
         "xai-key",
-        "xAI API key (xai-...)",
-        _body_after("xai-"),
-        r"\bxai-[A-Za-z0-9]{70,}",
+        "xAI API key (xai- and 70 to 120 URL-safe characters)",
+        _at("xai-"),
+        r"\bxai-[A-Za-z0-9_-]{70,120}(?![A-Za-z0-9_-])",
     ),
     _ShapeRule(
         "mailgun-key",
@@ -3258,7 +3264,8 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
         "Flutterwave secret, public or encryption key (FLWSECK/FLWPUBK)",
         _at("FLWSECK", "FLWPUBK"),
         # a 32-hex key ending in -X, or the 12-character encryption key
-        r"\bFLW(?:SECK|PUBK)(?:_TEST)?-(?:[0-9a-hA-H]{32}-X|[0-9a-hA-H]{12})(?![A-Za-z0-9])",
+        r"\bFLW(?:SECK|PUBK)(?:_TEST)?-(?:[0-9a-hA-H]{32}-X|[0-9a-hA-H]{12})(?![A-Za-z0-9])"
+        r"|\bFLWSECK_TEST[0-9a-h]{12}(?![A-Za-z0-9])",  # the encryption key, dash-less
     ),
     _ShapeRule(
         "flyio-token",
@@ -3275,7 +3282,7 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
     _ShapeRule(
         "frameio-token",
         "Frame.io API token (fio-u-...)",
-        (_Anchor("fio-u-", url_run=True),),
+        _at("fio-u-"),
         r"\bfio-u-[A-Za-z0-9_=-]{64}(?![A-Za-z0-9_=-])",
     ),
     _ShapeRule(
@@ -3463,8 +3470,8 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
     _ShapeRule(
         "supabase-token",
         "Supabase personal access token (sbp_...) or secret API key (sb_secret_...)",
-        (*_body_after("sbp_"), _Anchor("sb_secret_")),
-        r"\bsbp_[0-9a-f]{40}\b|\bsb_secret_[A-Za-z0-9_-]{24,64}(?![A-Za-z0-9_-])",
+        _at("sbp_", "sb_secret_"),
+        r"\bsbp_[a-z0-9_-]{40}(?![A-Za-z0-9_-])|\bsb_secret_[A-Za-z0-9_-]{24,64}(?![A-Za-z0-9_-])",
     ),
     _ShapeRule(
         "dockerhub-token",
@@ -3511,7 +3518,7 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
     _ShapeRule(
         "dropbox-token",
         "Dropbox short-lived access token (sl....)",
-        (_Anchor("sl.", url_run=True),),
+        _at("sl."),
         r"\bsl\.(?:u\.)?[A-Za-z0-9_=-]{130,}",
     ),
     # Formats that GitHub secret scanning lists beyond the gitleaks catalog (vendors' own
@@ -3591,9 +3598,9 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
     ),
     _ShapeRule(
         "nvidia-key",
-        "NVIDIA NGC or NIM API key (nvapi- + 64)",
+        "NVIDIA NGC or NIM API key (nvapi- + 60 to 70)",
         _at("nvapi-"),
-        r"\bnvapi-[A-Za-z0-9_-]{64}(?![A-Za-z0-9_-])",
+        r"\bnvapi-[A-Za-z0-9_-]{60,70}(?![A-Za-z0-9_-])",
     ),
     _ShapeRule(
         "clickup-token",
@@ -3695,9 +3702,9 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
     ),
     _ShapeRule(
         "figma-token",
-        "Figma personal access token (figd_ and 40 URL-safe characters)",
+        "Figma personal access token (figd_ and 38 to 42 URL-safe characters)",
         (_Anchor("figd_", url_run=True),),
-        r"\bfigd_[A-Za-z0-9_-]{40}(?![A-Za-z0-9_-])",
+        r"\bfigd_[A-Za-z0-9_-]{38,42}(?![A-Za-z0-9_-])",
     ),
     _ShapeRule(
         "mandrill-key",
@@ -3739,6 +3746,117 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
         "Braintree access token (access_token$production$ or $sandbox$)",
         _at("access_token$"),
         r"access_token\$(?:production|sandbox)\$[0-9a-z]{16}\$[0-9a-f]{32}(?![0-9A-Za-z])",
+    ),
+    _ShapeRule(
+        "aikido-token",
+        "Aikido CI token or client secret (AIK_CI_, AIK_SECRET_)",
+        _at("AIK_"),
+        r"\bAIK_(?:CI_[A-Za-z0-9]{20,44}|SECRET_[A-Za-z0-9]{64})(?![A-Za-z0-9_])",
+    ),
+    _ShapeRule(
+        "azure-appconfig-secret",
+        "Azure App Configuration connection string's secret (;Secret= after an Id)",
+        (_Anchor(";" + "Secret=", 8),),  # the match starts after the literal
+        r"(?<=;Secret=)[A-Za-z0-9+/]{36,100}={0,2}(?![A-Za-z0-9+/=])",
+    ),
+    _ShapeRule(
+        "azure-function-identifiable-key",
+        "Azure Functions key with its identifiable signature (AzFu, 56 URL-safe characters)",
+        (_Anchor("AzFu", -44),),
+        r"(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{44}AzFu[A-Za-z0-9_-]{5}[AQgw]==",
+    ),
+    _ShapeRule(
+        "brave-search-key",
+        "Brave Search API key (BSA and 24 to 40 characters)",
+        _at("BSA"),
+        # a digit, a lower-case and an upper-case letter: `BSAFunctionalityTests` is a name
+        r"\bBSA(?=[A-Za-z_-]{0,39}[0-9])(?=[A-Z0-9_-]{0,39}[a-z])(?=[a-z0-9_-]{0,39}[A-Z])"
+        r"[A-Za-z0-9_-]{24,40}(?![A-Za-z0-9_-])",
+    ),
+    _ShapeRule(
+        "canva-secret",
+        "Canva client secret (cnvca and 51 characters)",
+        _at("cnvca"),
+        r"\bcnvca[A-Za-z0-9_-]{51}(?![A-Za-z0-9_-])",
+    ),
+    _ShapeRule(
+        "configcat-key",
+        "ConfigCat SDK key (configcat-sdk-1/<22>/<22>)",
+        _at("configcat-sdk-1/"),
+        r"\bconfigcat-sdk-1/[A-Za-z0-9_-]{22}/[A-Za-z0-9_-]{22}(?![A-Za-z0-9_-])",
+    ),
+    _ShapeRule(
+        "elastic-cloud-key",
+        "Elastic Cloud API key (essu_ and 60 to 200 URL-safe characters)",
+        (_Anchor("essu_", url_run=True),),
+        r"\bessu_[A-Za-z0-9_-]{60,200}={0,2}(?![A-Za-z0-9_=-])",
+    ),
+    _ShapeRule(
+        "exoscale-key",
+        "Exoscale API key (EXO and 24 to 30 letters and digits)",
+        _at("EXO"),
+        r"\bEXO(?=[A-Za-z]{0,29}[0-9])(?=[A-Z0-9]{0,29}[a-z])[A-Za-z0-9]{24,30}(?![A-Za-z0-9_])",
+    ),
+    _ShapeRule(
+        "gemini-key",
+        "Google Gemini API key (AQ.Ab8RN6 and 44 URL-safe characters)",
+        _at("AQ.Ab8RN6"),
+        r"\bAQ\.Ab8RN6[A-Za-z0-9_-]{44}(?![A-Za-z0-9_-])",
+    ),
+    _ShapeRule(
+        "mongodb-atlas-secret",
+        "MongoDB Atlas service account secret (mdb_sa_sk_ and 40 URL-safe characters)",
+        _at("mdb_sa_sk_"),
+        r"\bmdb_sa_sk_[A-Za-z0-9_-]{40}(?![A-Za-z0-9_-])",
+    ),
+    _ShapeRule(
+        "posthog-personal-key",
+        "PostHog personal API key (phx_ and 47 characters; the phc_ project key is public)",
+        _at("phx_"),
+        r"\bphx_[A-Za-z0-9_-]{47}(?![A-Za-z0-9_-])",
+    ),
+    _ShapeRule(
+        "vercel-token",
+        "Vercel personal, integration, app access or refresh token or AI Gateway key",
+        _at("vcp_", "vci_", "vca_", "vcr_", "vck_"),
+        r"\bvc[pcairk]_[A-Za-z0-9_-]{56}(?![A-Za-z0-9_-])",
+    ),
+    _ShapeRule(
+        "cerebras-key",
+        "Cerebras API key (csk- and 48 lower-case letters and digits)",
+        _at("csk-"),
+        r"\bcsk-(?=[a-z]{0,47}[0-9])[a-z0-9]{48}(?![A-Za-z0-9_-])",
+    ),
+    _ShapeRule(
+        "devin-key",
+        "Devin API key (apk_user_, apk_ and base64) or service user token (cog_)",
+        (_Anchor("apk_"), *_body_after("cog_")),
+        r"\bapk_(?:user_[A-Za-z0-9+/]{120,180}|[A-Za-z0-9+/]{80,100})={0,2}(?![A-Za-z0-9+/=])"
+        r"|\bcog_[a-z2-7]{52}(?![A-Za-z0-9])",
+    ),
+    _ShapeRule(
+        "wandb-key",
+        "Weights & Biases API key, new format (wandb_v1_ and 77 characters)",
+        (_Anchor("wandb_v1_", url_run=True),),
+        r"\bwandb_v1_[A-Za-z0-9_]{77}(?![A-Za-z0-9_])",
+    ),
+    _ShapeRule(
+        "cockroachdb-key",
+        "CockroachDB Cloud API key (CCDB1_<22>_<40>)",
+        _at("CCDB1_"),
+        r"\bCCDB1_[A-Za-z0-9]{22}_[A-Za-z0-9]{40}(?![A-Za-z0-9_])",
+    ),
+    _ShapeRule(
+        "airtable-pat",
+        "Airtable personal access token (pat, 14 characters, a dot and 64 hex)",
+        (_Anchor("pat", b64_run=True),),
+        r"\bpat[A-Za-z0-9]{14}\.[a-f0-9]{64}(?![A-Za-z0-9])",
+    ),
+    _ShapeRule(
+        "bedrock-key",
+        "Amazon Bedrock long-term API key (ABSK and base64)",
+        _at("ABSK"),
+        r"\bABSK[A-Za-z0-9+/]{109,269}={0,2}(?![A-Za-z0-9+/=])",
     ),
     # Vendor-keyword rules: credentials whose format is too plain to tell apart (32 hex,
     # 40 letters and digits, a UUID) and that only the vendor's word in the key they are
@@ -5447,6 +5565,12 @@ _B64_RUN_LITERALS = tuple(sorted(lit for lit, at in _PROMISES.items() if at == {
 _URL_RUN_LITERALS = tuple(
     (lit, lit.encode()) for lit, at in sorted(_PROMISES.items()) if at == {-2}
 )
+# One expression finds them all on the lines holding a run (none holds another, so the
+# engine's leftmost match hides none; the longest first all the same).
+_URL_RUN_FINDER = re.compile(
+    b"|".join(re.escape(e) for _, e in sorted(_URL_RUN_LITERALS, key=lambda x: -len(x[0])))
+).findall
+_URL_RUN_NAMES = {encoded: lit for lit, encoded in _URL_RUN_LITERALS}
 # run offset -> the long literals whose alphanumeric run starts that far after their start
 _BY_OFFSET: dict[int, list[str]] = {}
 for _lit, _offsets in sorted(_PROMISES.items()):
@@ -5688,11 +5812,9 @@ def _scan(text: str) -> _Scan:
     folded = raw.translate(_B64_TABLE)
     run30 = _RUN_30 in folded
     b64run = run30 and b"a" * 40 in folded
-    found = [(lit, encoded) for lit, encoded in _URL_RUN_LITERALS if encoded in raw]
-    urls = raw.translate(_URL_TABLE) if found else b""
-    if _B64_RUN_32 in urls:  # the lines of the text only where a literal is in the text
-        lines = _run_lines(raw, urls)
-        keys.update(lit for lit, encoded in found if encoded in lines)
+    urls = raw.translate(_URL_TABLE)
+    if _B64_RUN_32 in urls:
+        keys.update(_URL_RUN_NAMES[found] for found in _URL_RUN_FINDER(_run_lines(raw, urls)))
     classes = raw.translate(_RUN_TABLE) if run30 else b""
     if _RUN_30 in classes:
         if text.isascii():

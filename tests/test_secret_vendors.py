@@ -32,6 +32,7 @@ ALPHABETS = {
     "URL": string.ascii_letters + string.digits + "-_",
     "EQURL": string.ascii_letters + string.digits + "=_-",
     "B64": string.ascii_letters + string.digits + "+/",
+    "B32": string.ascii_lowercase + "234567",
 }
 _HOLE = re.compile(r"\{([A-Z][A-Z0-9]*) (\d+)\}")
 
@@ -170,8 +171,31 @@ TOKENS.update(
             "access_token$" + "production${LAN 16}${HEX 32}",
             "access_token$" + "sandbox${LAN 16}${HEX 32}",
         ],
+        # formats of the Betterleaks catalog beyond gitleaks's, and the vendors' documentation
+        "aikido-token": ["AIK_" + "CI_{AN 32}", "AIK_" + "SECRET_{AN 64}"],
+        "azure-function-identifiable-key": ["{URL 44}" + "AzFu{URL 5}A=="],
+        "brave-search-key": ["BSA" + "{URL 28}"],
+        "canva-secret": ["cnvca" + "{URL 51}"],
+        "configcat-key": ["configcat-sdk-1/" + "{URL 22}/{URL 22}"],
+        "elastic-cloud-key": ["essu_" + "{URL 100}", "essu_" + "{URL 80}=="],
+        "exoscale-key": ["EXO" + "{AN 24}"],
+        "gemini-key": ["AQ.Ab8RN6" + "{URL 44}"],
+        "mongodb-atlas-secret": ["mdb_sa_sk_" + "{URL 40}"],
+        "posthog-personal-key": ["phx_" + "{URL 47}"],
+        "vercel-token": ["vcp_" + "{URL 56}", "vck_" + "{URL 56}", "vcr_" + "{URL 56}"],
+        "cerebras-key": ["csk-" + "{LAN 48}"],
+        "devin-key": ["apk_" + "user_{B64 150}", "apk_" + "{B64 90}", "cog_" + "{B32 52}"],
+        "wandb-key": ["wandb_v1_" + "{AN 77}"],
+        "cockroachdb-key": ["CCDB1_" + "{AN 22}_{AN 40}"],
+        "airtable-pat": ["pat" + "{AN 14}.{HEX 64}"],
+        "bedrock-key": ["ABSK" + "{B64 130}"],
     }
 )
+TOKENS["flutterwave-key"].append("FLWSECK_TEST" + "{HEX 12}")
+TOKENS["supabase-token"].append("sbp_" + "{LAN 40}")
+TOKENS["nvidia-key"].append("nvapi-" + "{URL 62}")
+TOKENS["figma-token"].append("figd_" + "{URL 38}")
+TOKENS["xai-key"] = ["xai-" + "{URL 80}"]
 
 # Contexts a token is pasted in; the token must not take any character of its neighbours.
 CONTEXTS = (
@@ -221,6 +245,7 @@ def test_every_new_record_has_samples_here() -> None:
     pinned = set(TOKENS) | set(KEYED_SAMPLES) | {"gitlab-session", "teams-webhook"}
     pinned |= {"nuget-config-password", "kubernetes-secret", "azure-function-key"}
     pinned |= {"zapier-webhook", "thingsboard-token", "openvpn-static-key"}
+    pinned |= {"azure-appconfig-secret"}
     assert set(names[vendor_from:]) - keyed <= pinned
     assert keyed <= set(KEYED_SAMPLES)
 
@@ -497,7 +522,7 @@ WRONG_SHAPE = [
     ("launchdarkly-key", "api-" + uuid(1)[:-1]),
     ("fcm-server-key", "AAAA" + render("{URL 7}:APA91c{URL 134}", 1)),
     ("google-refresh-token", "1//0" + render("{URL 20}", 1)),
-    ("nvidia-key", "nvapi-" + render("{URL 63}", 1)),
+    ("nvidia-key", "nvapi-" + render("{URL 59}", 1)),
     ("clickup-token", "pk_" + render("{DIG 8}_{LAN 32}", 1)),
     ("azure-function-key", "https://x.azurewebsites.net/api/Fn?code=" + "short"),
     ("zapier-webhook", "https://hooks.zapier.com/hooks/" + "catch/"),
@@ -509,6 +534,14 @@ WRONG_SHAPE = [
     ("infisical-token", "st." + uuid(2) + "." + render("{HEX 32}", 1)),
     ("braintree-token", "access_token$" + "staging$" + render("{LAN 16}${HEX 32}", 1)),
     ("stytch-secret", "secret-" + "live-" + render("{URL 35}", 1)),
+    ("brave-search-key", "BSA" + "FunctionalityTestsForTheWeb"),  # a name: no digit
+    ("exoscale-key", "EXO" + "PLANETARYSYSTEMS20240101X"),  # upper case only
+    ("cerebras-key", "csk-" + "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuv"),  # no digit
+    ("vercel-token", "vcx_" + render("{URL 56}", 1)),
+    (
+        "azure-function-identifiable-key",
+        render("{URL 44}", 1) + "AzFu" + render("{URL 5}", 2) + "B==",
+    ),
 ]
 
 
@@ -705,3 +738,18 @@ def test_openvpn_static_key_block() -> None:
         )
         out = redact_secret_shapes(begin + block + end)
         assert out.text == begin + "[redacted:openvpn-static-key]" + end, out
+
+
+def test_azure_app_configuration_secret_keeps_the_endpoint_and_id() -> None:
+    secret = render("{B64 43}", 5) + "="
+    text = "Endpoint=https://cfg-7.azconfig.io;Id=" + "Ab12-l0-s0:xYz" + ";Secret=" + secret
+    got = redact_secret_shapes(text)
+    assert got.text == text.replace(secret, "[redacted:azure-appconfig-secret]"), got
+    assert redact_secret_shapes("Secret=" + secret).shapes != ("azure-appconfig-secret",)
+
+
+def test_no_url_run_literal_holds_another() -> None:
+    # the literals are found with one alternation, whose leftmost match would hide a
+    # literal inside another
+    literals = [lit for lit, _ in sr._URL_RUN_LITERALS]
+    assert not [(a, b) for a in literals for b in literals if a != b and a in b]
