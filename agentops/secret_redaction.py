@@ -1317,7 +1317,9 @@ def _find_long_b64_storage(text: str) -> _Spans:
 #    between blanks (`Password -> v`, `secret key – v`), `is` (`the db password is v`),
 #    a prompt (`Password for user u: v`), a table's next cell (`| Password | v |`,
 #    `<th>Password</th><td>v</td>`, `<dt>K</dt><dd>v</dd>`), a definition (`Password` /
-#    `: v`), `with password v`, and a user's pair (`User/Pass: u / v`, `creds: u / v`).
+#    `: v`), `with password v`, a user's pair (`User/Pass: u / v`, `creds: u / v`), and
+#    the column under a table's header cell (`System,Login,Password` then `a,b,v` rows; a
+#    comma-, tab- or pipe-delimited table whose header names its columns in words).
 #    Where no key
 #    stands in front, the syntax marks the value: `curl -u user:v`, a tool's password
 #    flag on the line that runs the tool, `.pgpass` lines, `IDENTIFIED BY 'v'`, session
@@ -1365,7 +1367,8 @@ _KEYED_TAIL = r"""
       |\r?\n:(?=[ \t])                      # a Markdown definition: `Password` / `: v`
       |</key>[ \t]*(?:\r?\n[ \t]*)?<string>  # a property list: <key>K</key><string>v
       |</t[hd]>[ \t]*<td>(?:<code>|<kbd>)?   # an HTML table row: <th>K</th><td>v</td>
-      |</dt>[ \t]*(?:\r?\n[ \t]*)?<dd>(?:<code>|<kbd>)?)  # a definition: <dt>K</dt><dd>v
+      |</dt>[ \t]*(?:\r?\n[ \t]*)?<dd>(?:<code>|<kbd>)?  # a definition: <dt>K</dt><dd>v
+      |(?=(?:\|[ \t]*)?(?:\r?\n|\Z)))             # the last cell of a header row: a,Password
     [ \t]*                                # blanks before the value
 """
 # A cookie header, a header-dict entry or a curl --cookie argument, after `cookie`.
@@ -1538,6 +1541,91 @@ _TERM_WORDS = _ascii_re(r"(?:[A-Za-z0-9_.-]+[ \t]+){0,3}")  # before the key on 
 # The start of a table's label cell before a key: `| `, `|JWT `, `| Database `.
 # (its `|` opens the line or follows a blank: `a|password|b` in a regular expression is not)
 _TABLE_LABEL = _ascii_re(r"(?:^|[\n \t])\|[ \t]*[`*]*(?:[A-Za-z0-9_.-]+[ \t]+){0,3}[`*]*\Z")
+
+
+_MAX_ROWS = 256  # rows read under one header: a bound on the cost, not a format
+_HEADER_WORDS = _ascii_re(r"(?:[A-Za-z0-9]+[ _-]){0,2}[A-Za-z0-9]+")  # a header cell's label
+
+
+def _cells(line: str, delimiter: str) -> list[tuple[int, int]]:
+    """The spans of a delimited line's cells (a Markdown row without its outer pipes)."""
+    a, b = 0, len(line.rstrip("\r\n"))
+    if delimiter == "|":
+        a, b = line.find("|") + 1, line.rstrip(" \t\r\n").rfind("|")
+        if b < a:
+            return []
+    out: list[tuple[int, int]] = []
+    while True:
+        end = line.find(delimiter, a, b)
+        out.append((a, b if end == -1 else end))
+        if end == -1:
+            return out
+        a = end + 1
+
+
+def _stripped(line: str, a: int, b: int) -> tuple[int, int]:
+    """A cell's text without blanks and one pair of quotes or backticks around it."""
+    while a < b and line[a] in " \t":
+        a += 1
+    while b > a and line[b - 1] in " \t":
+        b -= 1
+    if b - a >= 2 and line[a] in "\"'`" and line[b - 1] == line[a]:
+        a, b = a + 1, b - 1
+    return a, b
+
+
+def _column_values(text: str, lowered: str, m: re.Match[str], headers: set[int]) -> _Spans:
+    """The values under a credential column: the noun at `m` ends a header cell of a
+    comma-, tab- or pipe-delimited line (`System,Login,Password`, `| User | Password |`),
+    and each row below with as many cells holds a literal in that column. The header is
+    the table's first row (a Markdown one has its rule row under it); the table ends at a
+    row of another shape, a blank line or `_MAX_ROWS` rows. `headers`: the lines already
+    read, each read once."""
+    start = text.rfind("\n", 0, m.start()) + 1
+    end = text.find("\n", m.start())
+    end = len(text) if end == -1 else end + 1
+    if start in headers or end - start > _MAX_VALUE:
+        return []
+    headers.add(start)
+    header = text[start:end]
+    delimiter = next((d for d in ("\t", "|", ",") if d in header), "")
+    cells = _cells(header, delimiter) if delimiter else []
+    above = text[text.rfind("\n", 0, max(0, start - 1)) + 1 : max(0, start - 1)]
+    if start > 0 and delimiter and len(_cells(above, delimiter)) == len(cells):
+        return []  # a row inside a table, not its header: `| CLIENT_SECRET | ... |`
+    at = m.start() - start
+    column = next((i for i, (a, b) in enumerate(cells) if a <= at < b), -1)
+    if len(cells) < 2 or column < 0:
+        return []
+    labels = [header[a:b].strip("*") for a, b in (_stripped(header, *cell) for cell in cells)]
+    if not all(_HEADER_WORDS.fullmatch(label) for label in labels if label):
+        return []  # a header names its columns in words: `for key, value in items:` is code
+    a, b = _stripped(header, *cells[column])
+    part = lowered[m.start() : m.end("noun")]
+    noun = _NOUN_PARTS.get(part, part)
+    head = m.start() - (len(noun) - len(part))
+    if b != m.end("noun") - start or not _noun_at_boundary(text, lowered, head, noun):
+        return []  # the cell holds more than the key's words (`Password policy`), or no key
+    out: _Spans = []
+    pos = end
+    for _ in range(_MAX_ROWS):
+        stop = text.find("\n", pos)
+        line_end = len(text) if stop == -1 else stop
+        row = text[pos:line_end]
+        if not row.strip() or pos >= len(text):
+            break
+        row_cells = _cells(row, delimiter)
+        if len(row_cells) != len(cells):
+            break
+        a, b = _stripped(row, *row_cells[column])
+        value = row[a:b]
+        is_rule = delimiter == "|" and not value.strip("-: ")  # Markdown's |---|---|
+        if delimiter == "|" and pos == end and not is_rule:
+            break  # a Markdown header has its rule row right under it
+        if not is_rule and value and " " not in value and _literal_secret(value):
+            out.append((pos + a, pos + b))
+        pos = line_end + 1
+    return out
 
 
 def _table_cell(text: str, pos: int) -> tuple[int, int] | None:
@@ -1807,6 +1895,7 @@ def _find_keyed(text: str, present: frozenset[str] | None = None) -> _Spans:
         # (the one context-dependent mapping, a final sigma, is not ASCII either way).
         lowered = "".join(ch.lower() if len(ch.lower()) == 1 else ch for ch in text)
     spans: list[tuple[int, int]] = []
+    headers: set[int] = set()  # the header lines already read for their columns
     for nouns in _KEYED_NOUNS:
         for m in nouns.finditer(lowered):
             if m.lastgroup == "cookie":
@@ -1816,6 +1905,10 @@ def _find_keyed(text: str, present: frozenset[str] | None = None) -> _Spans:
             if span is not None:
                 spans.append(span)
                 spans.extend(_continued(text, span[0], span[1]))
+            elif text[m.end("noun") : m.end()].strip(" \t\"'`*") in ("", ",", "|"):
+                spans.extend(
+                    _column_values(text, lowered, m, headers)
+                )  # a header: `Login,Password`
             elif text.startswith(_QUOTED_MARKERS, m.end()):  # `"[redacted:...]" \ "rest"`
                 spans.extend(_continued(text, m.end() + 1, text.find("]", m.end()) + 1))
     spans.extend(_find_keyed_special(text, lowered, present))

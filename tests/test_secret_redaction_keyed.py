@@ -1880,3 +1880,39 @@ def test_a_credential_labelled_in_a_runbook_or_chat(template: str) -> None:
 )
 def test_runbook_labels_without_a_credential_stay(text: str) -> None:
     assert redact_secret_shapes(text) == (text, ())
+
+
+# A table whose header names a credential column: the values below it are secrets.
+COLUMN_TABLES = [
+    "System,Login,Password\norders,svc_billing,{v}\nledger,bob,{w}\n",
+    '"Name","Owner","Password"\n"ledger","bob","{v}"\n"orders","ana","{w}"\n',
+    "System\tLogin\tPassword\torders\n".replace("\torders", "")
+    + "orders\tsvc_billing\t{v}\nledger\tbob\t{w}\n",
+    "| Service | User | Password | Notes |\n|---|---|---|---|\n"
+    "| billing | grafana | `{v}` | rotated |\n| orders | app | {w} | - |\n",
+    "host,api_key,region\ndb1,{v},eu\ndb2,{w},us\n",
+]
+
+
+@pytest.mark.parametrize("table", COLUMN_TABLES)
+def test_values_under_a_credential_column_header(table: str) -> None:
+    v, w = "Qm7vX2" + "pL9kR4tW8", "Zr8-pQ4t" + "-Lm2x!"
+    out = redact_secret_shapes(table.format(v=v, w=w))
+    assert v not in out.text and w not in out.text, out.text
+    assert out.text == table.format(v="[redacted:keyed-secret]", w="[redacted:keyed-secret]")
+
+
+@pytest.mark.parametrize(
+    "table",
+    [
+        "System,Login,Password\norders,svc_billing,changeme\nledger,bob,\n",  # placeholders
+        "| Service | Password |\n|---|---|\n| billing | see vault |\n| orders | (ask) |\n",
+        "name,password_hash\nbob,$2b$12$abc\n",  # the column names a hash, not a password
+        "Notes,Password policy\na,b\n",  # a header cell that is not a key
+        "token,count\nfoo,3\nbar,4\n",  # words and numbers
+        "a,b,Password\n1,2\n",  # a row of another shape ends the table
+        "the password\nis kept elsewhere\n",  # prose, not a table
+    ],
+)
+def test_credential_columns_without_secrets_stay(table: str) -> None:
+    assert redact_secret_shapes(table) == (table, ())
