@@ -1598,6 +1598,9 @@ def _column_values(text: str, lowered: str, m: re.Match[str], headers: set[int])
     if len(cells) < 2 or column < 0:
         return []
     labels = [header[a:b].strip("*") for a, b in (_stripped(header, *cell) for cell in cells)]
+    trailing = delimiter != "|" and header.rstrip().endswith(delimiter)
+    if trailing or sum(1 for label in labels if label) < 2:
+        return []  # two columns named or more, and no trailing comma: `"google-api-key",`
     if not all(_HEADER_WORDS.fullmatch(label) for label in labels if label):
         return []  # a header names its columns in words: `for key, value in items:` is code
     a, b = _stripped(header, *cells[column])
@@ -1622,7 +1625,8 @@ def _column_values(text: str, lowered: str, m: re.Match[str], headers: set[int])
         is_rule = delimiter == "|" and not value.strip("-: ")  # Markdown's |---|---|
         if delimiter == "|" and pos == end and not is_rule:
             break  # a Markdown header has its rule row right under it
-        if not is_rule and value and " " not in value and _literal_secret(value):
+        code = _is_code(value, "=", False, "", False) or "(" in value  # a call: _at("x")
+        if not is_rule and value and " " not in value and not code and _literal_secret(value):
             out.append((pos + a, pos + b))
         pos = line_end + 1
     return out

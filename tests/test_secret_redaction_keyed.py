@@ -1745,6 +1745,11 @@ def test_a_pass_key_is_a_key_but_after_a_test_runners_dashes() -> None:
         '["--password", ',
         "set the password to ",
         "set a b password to x ",
+        # header rows and their columns: each header line is read once, 256 rows at most
+        "user,password\n",
+        "user,password\nQm7vX2pL9kR4tW8a,b\n",
+        "| user | password |\n|---|---|\n",
+        "a,b,password,",
     ],
 )
 def test_adversarial_positionals_and_calls_finish(unit: str) -> None:
@@ -1912,7 +1917,16 @@ def test_values_under_a_credential_column_header(table: str) -> None:
         "token,count\nfoo,3\nbar,4\n",  # words and numbers
         "a,b,Password\n1,2\n",  # a row of another shape ends the table
         "the password\nis kept elsewhere\n",  # prose, not a table
+        '    "google-api-key",\n    "Google API key (AIza...)",\n    _at("AIza"),\n',  # code
+        "for key, value in classes:\n    contents.append(self.document(value, key))\n",
+        "api_key,\nload(x),\n",  # a trailing comma: a list, not a header
     ],
 )
 def test_credential_columns_without_secrets_stay(table: str) -> None:
+    assert redact_secret_shapes(table) == (table, ())
+
+
+def test_limit_a_credential_column_under_a_header_that_is_not_the_first_row_passes() -> None:
+    v = "Qm7vX2" + "pL9kR4tW8"
+    table = f"Region,Owner\neu,ops\nSystem,Password\norders,{v}\n"  # one shape: one table
     assert redact_secret_shapes(table) == (table, ())
