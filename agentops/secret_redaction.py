@@ -184,6 +184,10 @@ Display:
   lexical, not a parser.
 - The base64 of text with three blanks or more that names no credential word is
   read as a note, not a key: a secret inside such encoded prose passes.
+- A hex or base64 run on a line that names a container (`containerd`, `container
+  <id>`) and no credential is read as its id; a quoted key holding a blank with a
+  value holding one (`"Reset password" = "Redefinir senha"`) as a UI string and its
+  translation, unless the value is a passphrase of three words or more.
 - Keys that look like names (about 1 in 100,000 40-character keys) or are
   repetitive (under 3.5 bits per character), and hex runs with fewer than two
   letters or two digits.
@@ -852,11 +856,12 @@ _DIGEST_NAME = _ascii_re(
 # private ones (`d`, `p`, `q`, `dp`, `dq`, `qi`, `k`) are secrets. Read beside a `kty`.
 _NAMED_PUBLIC = _ascii_re(f"(?:{_PUBLIC_KEY_NAME.pattern})|(?:{_DIGEST_NAME.pattern})")
 # A word that says the line shows a digest, on a line that names no credential.
+# (or a container, whose id is 64 hex: `containerd[401]: StartContainer for "<id>"`)
 _DIGEST_WORD = _ascii_re(
-    r"(?<![A-Za-z0-9_])(?:(?i:sha-?(?:1|224|256|384|512)|md5|checksum|digest)|[Hh]ash|HASH)"
-    r"(?![A-Za-z0-9])"
+    r"(?<![A-Za-z0-9_])(?:(?i:sha-?(?:1|224|256|384|512)|md5|checksum|digest|container[ds]?)"
+    r"|[Hh]ash|HASH)(?![A-Za-z0-9])"
 )
-_DIGEST_WORDS = ("sha", "md5", "hash", "checksum", "digest")  # what every match holds
+_DIGEST_WORDS = ("sha", "md5", "hash", "checksum", "digest", "container")  # every match holds one
 # An e-mail's signature headers, whose folded lines run to the next header.
 _SIGNATURE_HEADERS = ("DKIM-Signature:", "ARC-Message-Signature:", "ARC-Seal:")
 _NEXT_HEADER = _ascii_re(r"\n[^ \t\r\n]")
@@ -1096,6 +1101,8 @@ def _path_shaped(c: str) -> bool:
     return words >= 2 and 2 * words >= len(parts)
 
 
+_PUBLIC_HEADERS = ("Message-ID:", "Message-Id:", "In-Reply-To:", "References:")
+_SIGNATURE_COMMENTS = ("untrusted comment:", "trusted comment:")
 # A password hash in crypt(3) format: bcrypt `$2b$12$`, yescrypt-era SHA-crypt `$6$`,
 # argon2 `$argon2id$v=19$m=...$`, then salt and hash (read back on the run's line).
 _CRYPT_HASH = _ascii_re(
@@ -1146,6 +1153,13 @@ def _b64_skipped(text: str, ctx: _Context, p: int, c: str) -> bool:
         return True
     if ctx.in_url(p) or ctx.label_before(p):  # the URL check is memoized: first
         return True
+    line = text.rfind("\n", 0, p) + 1
+    if text.startswith(_PUBLIC_HEADERS, line):
+        return True  # an e-mail's Message-ID and its references: ids, not keys
+    if p == line and text.startswith(
+        _SIGNATURE_COMMENTS, text.rfind("\n", 0, max(0, line - 1)) + 1
+    ):
+        return True  # a minisign or signify signature, under its comment line: public
     if c.startswith("AAAA") and _SSH_CTX.search(text, max(0, p - 80), p):
         return True
     if ctx.in_public_block(p) or _name_shaped(c) or ctx.in_ciphertext(p):
@@ -2217,6 +2231,10 @@ def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int
             value = text[a:b]
     if "[redacted:" in value or "<REDACTED:" in value:
         return None  # a token another rule put there (`Bearer [redacted:...]`)
+    if quoted and key_quoted and " " in value and not _passphrase(value):
+        key_open = text.rfind(close[0], max(0, key_start - 64), key_start)
+        if key_open != -1 and " " in text[key_open:key_start]:
+            return None  # a UI string and its translation: "Enter your password" = "..."
     if sep == "," and (not quoted or b - a < 8):
         return None
     if _KEY_ID.fullmatch(value) and lowered.startswith("signingkey", head - 7):
