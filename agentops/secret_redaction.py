@@ -1558,6 +1558,10 @@ _TABLE_LABEL = _ascii_re(r"(?:^|[\n \t])\|[ \t]*[`*]*(?:[A-Za-z0-9_.-]+[ \t]+){0
 
 
 _MAX_ROWS = 256  # rows read under one header: a bound on the cost, not a format
+_HEADER_END = _ascii_re(r"\|[ \t]*(?:\r?\n|\Z)")  # a Markdown header row's last pipe
+# What follows a noun that ends a header cell with a cell after it: a quote or emphasis,
+# then the delimiter (a comma, a tab, a pipe) and blanks.
+_CELL_AFTER = _ascii_re(r"[\"'`*]*[ ]*(?:,|\t|\|)[ \t]*")
 _HEADER_WORDS = _ascii_re(r"(?:[A-Za-z0-9]+[ _-]){0,2}[A-Za-z0-9]+")  # a header cell's label
 
 
@@ -1919,14 +1923,19 @@ def _find_keyed(text: str, present: frozenset[str] | None = None) -> _Spans:
             if m.lastgroup == "cookie":
                 spans.extend(_session_cookies(text, m.end()))
                 continue
+            end = m.end()
+            if end == len(text) or text[end] in "\r\n" or _HEADER_END.match(text, end):
+                # nothing is assigned on this line; the noun may name a column
+                # (`Login,Password`, `| User | Password |`), unless it ends a token
+                if m.group("close")[-1:] not in ("]", "}"):  # `[redacted:github-token]`
+                    spans.extend(_column_values(text, lowered, m, headers))
+                continue
             span = _keyed_value_at(text, lowered, m)
             if span is not None:
                 spans.append(span)
                 spans.extend(_continued(text, span[0], span[1]))
-            elif text[m.end("noun") : m.end()].strip(" \t\"'`*") in ("", ",", "|"):
-                spans.extend(
-                    _column_values(text, lowered, m, headers)
-                )  # a header: `Login,Password`
+            elif _CELL_AFTER.fullmatch(text, m.end("noun"), end):
+                spans.extend(_column_values(text, lowered, m, headers))  # `Password,Notes`
             elif text.startswith(_QUOTED_MARKERS, m.end()):  # `"[redacted:...]" \ "rest"`
                 spans.extend(_continued(text, m.end() + 1, text.find("]", m.end()) + 1))
     spans.extend(_find_keyed_special(text, lowered, present))
