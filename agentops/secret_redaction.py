@@ -1924,7 +1924,8 @@ def _find_keyed(text: str, present: frozenset[str] | None = None) -> _Spans:
                 spans.extend(_session_cookies(text, m.end()))
                 continue
             end = m.end()
-            if end == len(text) or text[end] in "\r\n" or _HEADER_END.match(text, end):
+            at_line_end = end == len(text) or text[end] in "\r\n" or _HEADER_END.match(text, end)
+            if at_line_end and not m.group("sep"):
                 # nothing is assigned on this line; the noun may name a column
                 # (`Login,Password`, `| User | Password |`), unless it ends a token
                 if m.group("close")[-1:] not in ("]", "}"):  # `[redacted:github-token]`

@@ -1930,3 +1930,9 @@ def test_limit_a_credential_column_under_a_header_that_is_not_the_first_row_pass
     v = "Qm7vX2" + "pL9kR4tW8"
     table = f"Region,Owner\neu,ops\nSystem,Password\norders,{v}\n"  # one shape: one table
     assert redact_secret_shapes(table) == (table, ())
+
+
+def test_a_name_value_pair_across_lines_keeps_its_value() -> None:
+    v = "Lagoon" + "1991@x"
+    text = '"env": [\n  {\n    "name": "APP_SECRET",\n    "value": "' + v + '"\n  }\n]\n'
+    assert redact_secret_shapes(text).text == text.replace(v, "[redacted:keyed-secret]")
