@@ -187,7 +187,7 @@ Display:
 - A hex or base64 run on a line that names a container (`containerd`, `container
   <id>`) and no credential is read as its id; a quoted key holding a blank with a
   value holding one (`"Reset password" = "Redefinir senha"`) as a UI string and its
-  translation, unless the value is a passphrase of three words or more.
+  translation (a value that reads as a passphrase is judged as any other).
 - Keys that look like names (about 1 in 100,000 40-character keys) or are
   repetitive (under 3.5 bits per character), and hex runs with fewer than two
   letters or two digits.
@@ -219,10 +219,10 @@ Display:
   under a credential-named key (or where a part alone has a shape). In
   escaped text overlapping findings become one token, named after the first.
   Escapes three levels deep (a JSON document inside a JSON string inside a
-  JSON string) are decoded two levels only. A decoded line is judged with one line of
-  context on each side: a rule that
-  reads further back (a public-key armor header three lines above a base64 body)
-  sees less in the decoded view than in the raw text, so such a body beside an
+  JSON string) are decoded two levels only. A decoded line is judged with one
+  line of context on each side: a rule that reads further back (a public-key
+  armor header three lines above a base64 body) sees less in the decoded view
+  than in the raw text, so such a body beside an
   escape may be replaced although the raw text alone would keep it.
 Storage:
 - Bare hex under 48 characters is never marked (hex stays under 4.5 bits).
@@ -855,8 +855,8 @@ _DIGEST_NAME = _ascii_re(
 # A JSON Web Key's public members (`n`, `e` of RSA; `x`, `y` of EC) before their value; the
 # private ones (`d`, `p`, `q`, `dp`, `dq`, `qi`, `k`) are secrets. Read beside a `kty`.
 _NAMED_PUBLIC = _ascii_re(f"(?:{_PUBLIC_KEY_NAME.pattern})|(?:{_DIGEST_NAME.pattern})")
-# A word that says the line shows a digest, on a line that names no credential.
-# (or a container, whose id is 64 hex: `containerd[401]: StartContainer for "<id>"`)
+# A word that says the line shows a digest or a container's id (64 hex: `containerd[401]:
+# StartContainer for "<id>"`), on a line that names no credential.
 _DIGEST_WORD = _ascii_re(
     r"(?<![A-Za-z0-9_])(?:(?i:sha-?(?:1|224|256|384|512)|md5|checksum|digest|container[ds]?)"
     r"|[Hh]ash|HASH)(?![A-Za-z0-9])"
@@ -1103,8 +1103,8 @@ def _path_shaped(c: str) -> bool:
 
 _PUBLIC_HEADERS = ("Message-ID:", "Message-Id:", "In-Reply-To:", "References:")
 _SIGNATURE_COMMENTS = ("untrusted comment:", "trusted comment:")
-# A password hash in crypt(3) format: bcrypt `$2b$12$`, yescrypt-era SHA-crypt `$6$`,
-# argon2 `$argon2id$v=19$m=...$`, then salt and hash (read back on the run's line).
+# A password hash in crypt(3) format: bcrypt `$2b$12$`, SHA-crypt `$5$` and `$6$`, argon2
+# `$argon2id$v=19$m=...$`, then salt and hash (read back on the run's line).
 _CRYPT_HASH = _ascii_re(
     r"\$(?:2[abxy]\$[0-9]{2}|[56](?:\$rounds=[0-9]+)?|argon2(?:id|i|d)\$v=[0-9]+\$[a-z0-9=,]+)"
     r"\$[./A-Za-z0-9+$]*\Z"
@@ -1656,12 +1656,7 @@ def _table_cell(text: str, pos: int) -> tuple[int, int] | None:
     end = text.find("|", pos, pos + _MAX_VALUE)
     if end == -1 or "\n" in text[pos:end]:
         return None
-    b = end
-    while b > pos and text[b - 1] in " \t":
-        b -= 1
-    a = pos
-    if b - a >= 2 and text[a] in "`'\"" and text[b - 1] == text[a]:
-        a, b = a + 1, b - 1
+    a, b = _stripped(text, pos, end)
     return (a, b) if a < b and " " not in text[a:b] else None
 
 
@@ -2160,10 +2155,11 @@ def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int
     edn = sep == "" and text[key_start - 1 : key_start] == ":" and text.startswith('"', pos)
     if edn and (key_start < 2 or text[key_start - 2] in " \t\n{[(,"):
         sep = "="  # EDN, Clojure: {:password "v"}, a keyword and a string
-    if sep == "" and lowered.startswith("to", pos) and _SET_TO.match(lowered, pos):
+    to = _SET_TO.match(lowered, pos) if sep == "" and lowered.startswith("to", pos) else None
+    if to is not None:
         if not _SET_BEFORE.search(lowered, max(0, key_start - 48), key_start):
             return None  # `send the token to them`: only a set, change or update assigns
-        pos = _SET_TO.match(lowered, pos).end()  # type: ignore[union-attr]
+        pos = to.end()
         sep = "="  # prose: `Set STRIPE_API_KEY to v`, `change the password to v`
     if sep == "" and not _spaced_assignment(text, lowered, key_start, head, noun):
         return None

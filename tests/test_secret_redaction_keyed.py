@@ -1936,3 +1936,11 @@ def test_a_name_value_pair_across_lines_keeps_its_value() -> None:
     v = "Lagoon" + "1991@x"
     text = '"env": [\n  {\n    "name": "APP_SECRET",\n    "value": "' + v + '"\n  }\n]\n'
     assert redact_secret_shapes(text).text == text.replace(v, "[redacted:keyed-secret]")
+
+
+def test_limit_a_credential_column_is_read_for_256_rows() -> None:
+    v = "Qm7vX2" + "pL9kR4tW8"
+    rows = "".join(f"r{i},u{i},{v}{i:03d}\n" for i in range(300))
+    shown = redact_secret_shapes("System,Login,Password\n" + rows).text
+    assert shown.count("[redacted:keyed-secret]") == 256
+    assert f"{v}255" not in shown and f"{v}256" in shown
