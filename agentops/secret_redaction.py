@@ -176,7 +176,8 @@ Display:
   UPPER spellings are looked for everywhere. A few prefixes whose body is
   base64url (Fly.io's `fo1_`, `figd_`) are looked for only on a line that
   holds a run of 32 letters, digits, `-` and `_`: a body that `.` or `=`
-  cuts short (`pscale_oauth_` with dots) passes unless its line holds one.
+  cuts short (`pscale_oauth_` with dots) passes unless its line holds one. A
+  Dropbox `sl.` body that `=` cuts into runs under 24 passes.
 - Base64 under 40 characters, digit-free runs, and fragments cut at a snippet
   edge (`ghp_abcdefghij`).
 - Base64 inside URLs, data: payloads and digests is skipped, so a secret in a
@@ -812,8 +813,23 @@ _DISCORD = _ascii_re(
 )
 
 
+# Its middle part, found from the dot (a literal the engine jumps to in C), where a search
+# for [MNO] would try every character; the look-ahead leaves the closing dot to the next.
+_DISCORD_MIDDLE = _ascii_re(r"\.[A-Za-z0-9_-]{6}(?=\.[A-Za-z0-9_-]{27})")
+
+
 def _find_discord(text: str) -> _Spans:
-    return [m.span() for m in _DISCORD.finditer(text)]
+    """`_DISCORD`'s matches: each holds one middle and starts 24 to 26 characters before it.
+    Its look-behind lets at most one of the three places start a match, and no place
+    inside another match (every character there is one it refuses), so none overlap."""
+    out: _Spans = []
+    for middle in _DISCORD_MIDDLE.finditer(text):
+        dot = middle.start()
+        for start in range(max(0, dot - 26), dot - 23):
+            m = _DISCORD.match(text, start)
+            if m is not None:
+                out.append(m.span())
+    return out
 
 
 # --------------------------------------------------------------------------------------------
@@ -2977,6 +2993,10 @@ class _Anchor(NamedTuple):
     `url_run`: the same for a prefix whose body is base64url, where `-` and `_` cut every
     base64 run: the literal is looked for only on the lines that hold a run of 32 or more
     letters, digits, `-` and `_`, which the whole match is.
+    `wide_run`: the literal is looked for (with `in`) only in text that holds a run of 24
+    or more characters of base64 and base64url together (`_WIDE_RUN`), which every match
+    holds: most text has none, and the prefilter never stops at the literal's common
+    character (`.` for `sl.`).
     """
 
     literal: str
@@ -2984,6 +3004,7 @@ class _Anchor(NamedTuple):
     run_at: int | None = None
     b64_run: bool = False
     url_run: bool = False
+    wide_run: bool = False
 
 
 class _ShapeRule(NamedTuple):
@@ -3008,7 +3029,10 @@ class _ShapeRule(NamedTuple):
     # Prefilter probes for a rule without literals: (stop character, look-around regex that
     # must hold at that character); the rule runs when one probe fires.
     probes: tuple[tuple[str, str], ...] = ()
-    gate: str = ""  # "b64-run", "at-sign", "entropy-run" or "always": a whole-text gate
+    # A whole-text gate: "b64-run", "at-sign", "entropy-run" or "always"; or "wide-run", for
+    # a cheap finder whose every match holds a run of `_WIDE_RUN`: `_scan` tries the finder
+    # itself on text that holds such a run, and the rule runs if it found any.
+    gate: str = ""
     boundary: str = "both"  # "both" or "storage" (a storage-only marker kind)
 
 
@@ -3024,11 +3048,6 @@ def _body_after(*literals: str) -> tuple[_Anchor, ...]:
 
 _GITLAB_PREFIXES = "pat|dt|rt|ptt|ft|imt|soat|oas|agent|cbt|ffct"
 
-# A Discord token is '.', six characters, '.', with [MNO] and 23 to 25 characters before.
-_DISCORD_PROBE = (
-    r"(?=[A-Za-z0-9_-]{6}\.)(?:(?<=[MNO][A-Za-z0-9_-]{23}\.)"
-    r"|(?<=[MNO][A-Za-z0-9_-]{24}\.)|(?<=[MNO][A-Za-z0-9_-]{25}\.))"
-)
 _AUTH_PROBE = r"(?<=[Aa][Uu][Tt][Hh][Oo][Rr][Ii][Zz])(?=[Aa][Tt][Ii][Oo][Nn]:)"
 
 # Vendor token formats, one record each. A new vendor is one record here plus its tests;
@@ -3106,7 +3125,7 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
         "discord-token",
         "Discord bot token",
         finder=_find_discord,
-        probes=((".", _DISCORD_PROBE),),
+        gate="wide-run",  # its last part is a run of 27 or more
     ),
     _ShapeRule(
         "discord-webhook",
@@ -3415,7 +3434,7 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
     _ShapeRule(
         "harness-token",
         "Harness personal or service account token (pat./sat.)",
-        (_Anchor("at.", -1),),  # one literal for both kinds keeps the prefilter small
+        (_Anchor("at.", -1, wide_run=True),),  # one literal for both kinds; 24 alphanumerics
         r"\b[ps]at\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}\b",
     ),
     _ShapeRule(
@@ -3639,8 +3658,9 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
     _ShapeRule(
         "dropbox-token",
         "Dropbox short-lived access token (sl....)",
-        _at("sl."),
-        r"\bsl\.(?:u\.)?[A-Za-z0-9_=-]{130,}",
+        (_Anchor("sl.", wide_run=True),),
+        # the body holds a run of 24 without `=` (its gate): padding is never that dense
+        r"\bsl\.(?:u\.)?(?=[A-Za-z0-9_=-]*?[A-Za-z0-9_-]{24})[A-Za-z0-9_=-]{130,}",
     ),
     # Formats that GitHub secret scanning lists beyond the gitleaks catalog (vendors' own
     # documentation for prefixes, alphabets and lengths).
@@ -5575,7 +5595,10 @@ def _noise_class(value: str) -> str:
 #   for only at the start of such a run, so long-bodied vendor tokens add no cost to text
 #   without long runs; `_Anchor.b64_run` literals only on the lines holding a base64 run
 #   of 32 (a gate, not a promise, for vendor words: see the vendor-keyword records), and
-#   `_Anchor.url_run` literals on the lines holding a base64url run of 32.
+#   `_Anchor.url_run` literals on the lines holding a base64url run of 32. Text without a
+#   run of 24 in base64 and base64url together (`_WIDE_RUN`) skips every run test, and
+#   only text that holds one is searched for `_Anchor.wide_run` literals and tried with
+#   the finders of "wide-run" rules.
 # - An anchored rule tries its regular expression only where one of its literals occurs.
 # The gate may only switch a rule OFF where it cannot match: outputs are those of running
 # every rule everywhere.
@@ -5656,7 +5679,7 @@ def _plain(finder: _Finder) -> _Spans2Finder:
 
 def _compile(rule: _ShapeRule) -> _Compiled:
     keys = {anchor.literal for anchor in rule.anchors}
-    if rule.probes:
+    if rule.probes or rule.gate == "wide-run":
         keys.add(_probe_key(rule.name))
     if rule.literal_finder is not None:
         display = storage = rule.literal_finder
@@ -5680,7 +5703,8 @@ _CONTAINED: dict[str, frozenset[str]] = {
 _PROMISES: dict[str, set[int | None]] = {}  # literal -> run offsets promised (-1: base64)
 for _anchor in _ANCHORS:
     _promise = -1 if _anchor.b64_run else -2 if _anchor.url_run else _anchor.run_at
-    _PROMISES.setdefault(_anchor.literal, set()).add(_promise)  # (-2: base64url)
+    _promise = -3 if _anchor.wide_run else _promise
+    _PROMISES.setdefault(_anchor.literal, set()).add(_promise)  # (-2: base64url, -3: wide)
 del _anchor, _promise
 _B64_RUN_LITERALS = tuple(sorted(lit for lit, at in _PROMISES.items() if at == {-1}))
 _URL_RUN_LITERALS = tuple(
@@ -5716,11 +5740,14 @@ _OTHER_OFFSETS = tuple(
     for offset, lits in _RUN_OFFSETS
     if (kept := tuple(lit for lit in lits if not offset == len(lit) >= 2))
 )
+# Few and looked for only past a run of 24, each with `in`: cheaper than their stops.
+_WIDE_RUN_LITERALS = tuple(sorted(lit for lit, at in _PROMISES.items() if at == {-3}))
 _SHORT_LITERALS = (
     _LITERALS
     - _LONG_LITERALS
     - frozenset(_B64_RUN_LITERALS)
     - frozenset(lit for lit, _ in _URL_RUN_LITERALS)
+    - frozenset(_WIDE_RUN_LITERALS)
 )
 
 # Each literal is found through its rarest character (rarest first in this ranking, measured
@@ -5881,6 +5908,13 @@ _B64_TABLE = bytes(97 if chr(i) in _B64_CHARS else 32 for i in range(256))  # ba
 _WIDE_TABLE = bytes(97 if chr(i) in _B64_CHARS | {"-", "_"} else 32 for i in range(256))
 _URL_TABLE = bytes(97 if chr(i) in _ALNUM | {"-", "_"} else 32 for i in range(256))
 _RUN_30 = b"a" * 30  # a run of 30 in a class string (alphanumeric or base64 classes)
+_WIDE_RUN = 24  # the run `_Anchor.wide_run` literals and "wide-run" finders need
+_WIDE_RUN_BYTES = b"a" * _WIDE_RUN
+_WIDE_RUN_FINDERS = tuple(
+    (_probe_key(rule.name), rule.finder)
+    for rule in _RULES
+    if rule.gate == "wide-run" and rule.finder is not None
+)
 
 
 def _long_literals(text: str, classes: bytes) -> set[str]:
@@ -5926,9 +5960,14 @@ def _run_lines(raw: bytes, folded: bytes) -> bytes:
 def _scan(text: str) -> _Scan:
     raw = text.encode("utf-8", "surrogatepass")
     keys = _prefilter_keys(text, _PREFILTER_SHORT)
-    # Every run tested below holds a run of 30 in one class of base64 and base64url
-    # characters; most text has none, and one test then answers them all.
-    if _RUN_30 not in raw.translate(_WIDE_TABLE):
+    # Every run tested below is a run in one class of base64 and base64url characters;
+    # most text has none of `_WIDE_RUN`, and one test then answers them all.
+    wide = raw.translate(_WIDE_TABLE)
+    if _WIDE_RUN_BYTES not in wide:
+        return _scanned(keys, False)
+    keys.update(lit for lit in _WIDE_RUN_LITERALS if lit in text)
+    keys.update(key for key, finder in _WIDE_RUN_FINDERS if finder(text))
+    if _RUN_30 not in wide:
         return _scanned(keys, False)
     folded = raw.translate(_B64_TABLE)
     run30 = _RUN_30 in folded

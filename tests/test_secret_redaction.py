@@ -2256,10 +2256,15 @@ def test_gate_b64_run_only() -> None:
         ("x AKIA y", ["aws-key"]),
         ("Authorization: x", ["http-auth-header"]),
         ("AUTHORIZATION: y", ["http-auth-header"]),
-        ("M" + "a" * 23 + ".abcdef." + "b" * 27, ["discord-token"]),
-        ("N" + "a" * 25 + ".abcdef.", ["discord-token"]),
-        ("O" + "a" * 26 + ".abcdef.", []),
-        ("M" + "a" * 22 + ".abcdef.", []),
+        # a "wide-run" rule runs when its own finder, tried on text with a run of 24, finds
+        ("M" + "a" * 22 + "1.abcdef." + "b" * 27, ["discord-token"]),
+        ("M" + "a" * 23 + ".abcdef." + "b" * 27, []),  # no digit in its first part
+        ("O1" + "a" * 23 + ".abcdef." + "b" * 26, []),  # its last part is short
+        # `_Anchor.wide_run` literals are looked for only beside a run of 24
+        ("see pat." + "a" * 22 + "." + "b" * 24 + ".c", ["harness-token"]),
+        ("see pat." + "a" * 22 + "." + "b" * 23 + ".c", []),
+        ("sl." + "a" * 24, ["dropbox-token"]),
+        ("sl." + "a" * 23, []),
         ("see glc_" + _GATE_B64[:32], ["grafana-token"]),
         ("see glc_" + _GATE_B64[:31], []),
         ("sk-ant- and", ["anthropic-key", "openai-key"]),
@@ -2281,6 +2286,23 @@ def test_gate_b64_run_only() -> None:
 )
 def test_gate_exact_decisions(text: str, names: list[str]) -> None:
     assert _gate_names(text) == names
+
+
+_DISCORD_PIECES = ["M", "N", "O", "a1", "Zb", "-", "_", ".", " ", "\n", "x" * 6, "y" * 23, "z" * 27]
+
+
+@given(st.lists(st.sampled_from(_DISCORD_PIECES), max_size=40))
+def test_the_discord_finder_gives_the_expressions_matches(pieces: list[str]) -> None:
+    # found from each middle part rather than by a search for [MNO]: the same spans
+    text = "".join(pieces)
+    assert sr._find_discord(text) == [m.span() for m in sr._DISCORD.finditer(text)]
+
+
+def test_the_discord_finder_sees_tokens_that_touch() -> None:
+    token = "M" + "a" * 22 + "1.abcdef." + "b" * 27
+    for text in (token, f"{token} {token}", f"x.{token}", f"{token}.{token}"):
+        assert sr._find_discord(text) == [m.span() for m in sr._DISCORD.finditer(text)]
+    assert len(sr._find_discord(f"{token} {token}")) == 2
 
 
 def test_min_entropy_shortcut_constant_is_exact() -> None:

@@ -129,7 +129,8 @@ def test_every_rule_has_a_way_to_run() -> None:
         assert sum(ways) == 1, rule.name
         assert rule.anchors or rule.probes or rule.gate, rule.name
         assert rule.boundary in ("both", "storage")
-        assert rule.gate in ("", "b64-run", "at-sign", "entropy-run", "always")
+        assert rule.gate in ("", "b64-run", "wide-run", "at-sign", "entropy-run", "always")
+        assert rule.gate != "wide-run" or rule.finder is not None, rule.name
         for anchor in rule.anchors:
             if anchor.run_at is not None:
                 assert 0 <= anchor.run_at <= 64, rule.name
@@ -139,7 +140,12 @@ def test_gates_are_derived_from_records() -> None:
     literals = {a.literal for rule in sr._RULES for a in rule.anchors}
     assert literals == sr._LITERALS
     url = {lit for lit, _ in sr._URL_RUN_LITERALS}
-    assert sr._SHORT_LITERALS | sr._LONG_LITERALS | set(sr._B64_RUN_LITERALS) | url == literals
+    wide = set(sr._WIDE_RUN_LITERALS)
+    gated = sr._LONG_LITERALS | set(sr._B64_RUN_LITERALS) | url | wide
+    assert sr._SHORT_LITERALS | gated == literals
+    assert not sr._SHORT_LITERALS & wide
+    wide_rules = {key for key, _ in sr._WIDE_RUN_FINDERS}
+    assert wide_rules == {sr._probe_key(r.name) for r in sr._RULES if r.gate == "wide-run"}
     for rule, compiled in zip(sr._RULES, sr._COMPILED, strict=True):
         assert rule.name == compiled.name
         for anchor in rule.anchors:
@@ -173,9 +179,6 @@ def test_literals_that_share_a_stop_are_all_seen() -> None:
     for first, later in pairs:
         text = _overlaid(first, later)
         assert {first.key, later.key} <= sr._prefilter_keys(text, prefilter), text
-    # a literal and a probe on one stop: `pat.` ends what the Discord probe reads
-    text = "M" + "a" * 20 + "pat." + "bcdefg" + ".rest"
-    assert {"at.", sr._probe_key("discord-token")} <= sr._prefilter_keys(text, prefilter)
     # literals that cannot share a position are not checked again
     for stop in prefilter.stops:
         for other in stop.also:

@@ -557,7 +557,8 @@ def test_wrong_shape_is_not_this_vendor(shape: str, text: str) -> None:
 
 def test_every_vendor_record_has_a_literal() -> None:
     for rule in sr._VENDOR_RULES:
-        assert rule.anchors or rule.probes, rule.name  # Discord's token has a probe
+        # Discord's token has no literal: its cheap finder runs beside a run of 24 alone
+        assert rule.anchors or rule.probes or rule.gate == "wide-run", rule.name
         assert all(len(anchor.literal) >= 2 for anchor in rule.anchors), rule.name
 
 
@@ -616,6 +617,7 @@ def test_b64_gated_records_keep_their_promise() -> None:
     # sample holds one (a literal holding a character the prefilter stops at anyway is
     # looked for everywhere)
     b64, url = re.compile(r"[A-Za-z0-9+/]{32}"), re.compile(r"[A-Za-z0-9_-]{32}")
+    wide = re.compile(r"[A-Za-z0-9+/_-]{24}")
     for shape, specs in TOKENS.items():
         rule = sr._VENDOR_RULES[_index(shape)]
         gated = {a.literal for a in rule.anchors if a.b64_run} - sr._SHARED_STOP_LITERALS
@@ -626,6 +628,16 @@ def test_b64_gated_records_keep_their_promise() -> None:
                 assert b64.search(token), (shape, token)
             if any(lit in token for lit in url_gated):
                 assert url.search(token), (shape, token)
+            if any(a.wide_run for a in rule.anchors):
+                assert wide.search(token), (shape, token)
+
+
+def test_a_dropbox_body_that_padding_cuts_short_passes() -> None:
+    # the documented limit of its `wide_run` literal: `=` every 20 characters leaves no run
+    # of 24, and the record's own expression then refuses the body too
+    body = "=".join(token_of("{AN 20}", seed) for seed in range(7))
+    assert "dropbox-token" not in redact_secret_shapes("sl." + body).shapes
+    assert "dropbox-token" in redact_secret_shapes("sl." + body.replace("=", "a", 1)).shapes
 
 
 @pytest.mark.parametrize("shape", sorted(TOKENS))
