@@ -144,7 +144,8 @@ Display:
   lowercase word and one digit (`"sunshine1"`), typed filler of ascending runs
   (`abc123def456`), two lowercase words (`horse-battery`, read as a resource
   name; three or more are a passphrase), a path, a URL, or a value starting
-  with `$`/`{`/`%(`/`!tag` passes; a first-argument pair under 8 characters
+  with `$` and a name, brace or parenthesis, `{`, `%(` or `!tag` passes (as does
+  `$1` or `$@` alone and a crypt hash `$2b$...`); a first-argument pair under 8 characters
   passes; an unterminated quote gives no value; a key split
   from its value across lines (YAML block scalars) passes; a key whose first
   word is an action (`hash_password`, `showPassword`) is read as code. A
@@ -857,14 +858,14 @@ _PUBLIC_KEY_NAME = _ascii_re(  # and a certificate's: kubeconfig, SAML's <ds:X50
 # Cargo's `checksum = "`, npm's `shasum`, a registry's `digest`, a stored `password_hash`,
 # Nix's `narHash`, an HTTP `ETag`; an algorithm (Homebrew `sha256 "`, PKGBUILD
 # `sha256sums=('`, Gradle `<sha256 value="`, pnpm `+sha512.`, Terraform `zh:`); a
-# container id after `containerd://`.
+# container id after `containerd://` or under `docker inspect`'s `"Id"`.
 _DIGEST_NAME = _ascii_re(
     r"(?:(?:[Cc]hecksum|[Ss]hasum|[Dd]igest|[Hh]ash|HASH|E[Tt]ag|ETAG"
     r"|(?<![A-Za-z0-9])(?:(?i:md5|b2|sha-?(?:1|224|256|384|512))(?:sums?)?|h1|zh|bh"
     r"|code_challenge))"  # an algorithm, DKIM's body hash, a PKCE challenge
     r"(?:/[A-Za-z0-9_.-]+)?"  # `checksum/config`: an annotation's name
     r"[\"']?[ \t]*(?:[:=.(][ \t]*\(?|[ \t]value=)?[ \t]*[\"']?(?:[0-9a-z]{1,8}/)?"  # `10c0/`
-    r"|(?:containerd|docker|cri-o):(?://)?"
+    r"|(?:containerd|docker|cri-o):(?://)?|\"(?:Id|ID|ContainerID)\"[ \t]*:[ \t]*\""  # inspect
     r"|(?i:x-amz-(?:id-2|cf-id|request-id)|x-request-id|x-correlation-id)[ \t]*:[ \t]*"  # ids
     r")\Z"
 )
@@ -1080,7 +1081,17 @@ def _hex_skipped(text: str, ctx: _Context, p: int, e: int) -> bool:
         return True  # a path's or a URL's segment; an Elixir mix.lock entry's checksum
     if text[p - 1 : p] == "-" and _dashed_name(text, line, p):
         return True  # a cache key or a tag: node-cache-Linux-x64-npm-<hex>
+    if e - p == 64 and p == line > 0 and text[e : e + 1] in ("", "\n", "\r"):
+        up = max(0, line - 1 - _LINE_BACK)
+        if _CONTAINER_STARTED.search(text, max(text.rfind("\n", up, line - 1) + 1, up), line):
+            return True  # the id `docker run -d` prints alone on the line after the command
     return ctx.label_before(p) or ctx.in_ciphertext(p)
+
+
+# A command that starts a container and prints its 64-hex id alone on the next line.
+_CONTAINER_STARTED = _ascii_re(
+    r"\b(?:docker|podman|nerdctl)[ \t]+(?:container[ \t]+)?(?:run|create)\b"
+)
 
 
 _LINE_BACK = 512  # characters of a run's line read before it
@@ -1358,7 +1369,8 @@ def _find_long_b64_storage(text: str) -> _Spans:
 #    write command is given (`secret set --value v`, `<<< v`, `echo v | ... secret put`),
 #    a tool's positional password (Redis `AUTH [user] v`, `rabbitmqctl add_user u v`,
 #    `htpasswd -b file u v`), a `user:v` or `user%v` pair (httpie `-a`, Samba `-U`),
-#    FreeRDP `/p:v`, and a variable's value on the line after `printenv K` or `echo $K`.
+#    FreeRDP `/p:v`, Oracle's `sqlplus user/v@db` and `SQL> connect user/v`, and a
+#    variable's value on the line after `printenv K` or `echo $K`.
 #    A value found (8 characters or more) is a secret wherever else the text repeats it as a
 #    whole token (`_echoes`).
 # 3. The VALUE is a literal: quoted, the text between the quotes (and the literals of the
@@ -1518,8 +1530,12 @@ _PLACEHOLDER_PART = _ascii_re(
     r"|do[ _-]?not[ _-]?use|replace[ _-](?:this|me|with)"  # prose telling what to put there
 )  # on lower-cased text
 # A reference or template, read at the start of the value.
+# `$` opens a reference before a name, a brace or a parenthesis (`$X`, `${X}`, `$(cmd)`,
+# Compose's `$$X`), as a shell's parameter alone (`$1`, `$@`), and a crypt hash (`$2b$...`);
+# other punctuation after it is a literal's (a Django key `'$9y)8)...'`).
 _REFERENCE = _ascii_re(
-    r"\$|:[A-Za-z_]|![A-Za-z_]+(?:\s|\Z)|%\(|%[A-Za-z_][A-Za-z0-9_]*%|%env\("  # $X, :x, %X%
+    r"\$+[A-Za-z_{(]|\$(?:[0-9]+|[@*#?!-])\Z|\$[0-9a-z]{1,2}\$"  # $X, ${X}, $1, $2b$
+    r"|:[A-Za-z_]|![A-Za-z_]+(?:\s|\Z)|%\(|%[A-Za-z_][A-Za-z0-9_]*%|%env\("  # :x, %X%
     r"|\{\{|\{%|\{[A-Za-z_]|#\{|<%|@\{|\[\["  # templates: {{ x }}, {x}, #{x}, <%= %>
 )
 _IDENT = _ascii_re(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -1560,7 +1576,8 @@ _TYPED_ASSIGN = _ascii_re(
     r"(?:[ \t]+=|=(?=[ \t]*[\"'`]))(?!=)[ \t]*"  # `T = v` or `T="v"`: YAML `k: Ab_=x` is a value
 )
 _MARKERS = ("[redacted:", "<REDACTED:")
-_STRING_PREFIXES = tuple(p + q for p in "@bBrR" for q in "\"'")  # @"v" b'v' r"v"
+# C# @"v", Python b'v' r"v" u'v', T-SQL N'v': a literal with a prefix
+_STRING_PREFIXES = tuple(p + q for p in "@bBrRuUN" for q in "\"'")
 # Escapes a Java .properties value holds (`\=`, `\:`): they continue an unquoted value. (Not
 # `\\`: inside a JSON string it escapes the next escape, which may be a line's end.)
 _PROPERTY_ESCAPES = ("\\=", "\\:")
@@ -2714,6 +2731,10 @@ _BUNDLE_CONFIG = _ascii_re(
     r"(?:\.[A-Za-z0-9-]+)+[ \t]+(?P<q>[\"']?)[^\s:\"']+:(?P<v>[^\s\"']+)(?P=q)"
 )
 _ORACLE_THIN = _ascii_re(r"jdbc:oracle:thin:[^\s/@:\"']+/(?P<v>[^\s@\"']{1,256})@")  # bounded
+# - Oracle's `user/v[@db]` logon: `sqlplus [-S] user/v@db`, and `SQL> connect user/v@db`.
+_ORACLE_LOGON = r"[ \t]+(?P<q>[\"']?)[A-Za-z0-9_$#]+/(?P<v>[^\s@/\"']+)(?P=q)(?=[@\s]|\Z)"
+_SQLPLUS = _ascii_re(r"\bsqlplus(?:[ \t]+-[A-Za-z]+)*" + _ORACLE_LOGON)
+_SQLPLUS_CONNECT = _ascii_re(r"SQL>[ \t]*(?i:conn(?:ect)?)" + _ORACLE_LOGON)
 # - A variable's value echoed on the line after `printenv NAME` or `echo $NAME`: read as the
 #   assignment `NAME=v` (the value alone on its line).
 _ECHOED = _ascii_re(
@@ -2761,6 +2782,8 @@ _TOOL_PATTERNS = (
     (_CHPASSWD, "chpasswd"),
     (_BUNDLE_CONFIG, "bundle config"),
     (_ORACLE_THIN, "jdbc:oracle:thin:"),
+    (_SQLPLUS, "sqlplus"),
+    (_SQLPLUS_CONNECT, "SQL>"),
 )
 # The literals that switch on the branches above (found by the prefilter, see `_scan`).
 # Calls that take a password by position, by the name the call is made with: the index of

@@ -1941,7 +1941,7 @@ def _o_label(before: str) -> bool:
         r"|code_challenge))"
         r"(?:/[A-Za-z0-9_.-]+)?"
         r"[\"']?[ \t]*(?:[:=.(][ \t]*\(?|[ \t]value=)?[ \t]*[\"']?(?:[0-9a-z]{1,8}/)?"
-        r"|(?:containerd|docker|cri-o):(?://)?"
+        r"|(?:containerd|docker|cri-o):(?://)?|\"(?:Id|ID|ContainerID)\"[ \t]*:[ \t]*\""
         r"|(?i:x-amz-(?:id-2|cf-id|request-id)|x-request-id|x-correlation-id)[ \t]*:[ \t]*"
         r")\Z"
     )
@@ -2086,6 +2086,16 @@ def _o_generic(text: str, hexr: bool) -> list[tuple[int, int]]:
                 or _o_label(text[:p])
                 or _o_label(text[:gs])
                 or text[:p].endswith("#diff-")
+                or (
+                    e - p == 64
+                    and text[p - 1 : p] == "\n"
+                    and text[e : e + 1] in ("", "\n", "\r")
+                    and re.search(
+                        r"\b(?:docker|podman|nerdctl)[ \t]+(?:container[ \t]+)?(?:run|create)\b",
+                        text[max(0, p - 1 - 512) : p].split("\n")[-2],
+                    )
+                    is not None
+                )
                 or (
                     (
                         p == 0
@@ -3006,6 +3016,9 @@ _SIG = (
         '"Reset password" = "Redefinir senha";',
         'containerd[401]: msg="StartContainer for \\"' + _HEX64 + '\\" returns successfully"',
         "docker: container " + _HEX64 + " exited with code 0",
+        '[\n    {\n        "Id": "' + _HEX64 + '",\n        "Created": "2024-10-17"',
+        "$ docker run -d --name api -p 8080:80 nginx:1.27\n" + _HEX64 + "\n",
+        "$ podman container create redis\n" + _HEX64,
         "untrusted comment: signature from minisign secret key\n" + _SIG + "\n",
         "Message-ID: <CAB" + "x9Qm7vX2pL9kR4tW8sY3n" + "B6cV1zA5dF0gH2jK4lM7pN9@mail.gmail.com>",
     ],
@@ -3019,3 +3032,14 @@ def test_a_secret_beside_a_container_word_or_a_phrase_key_is_still_found() -> No
     assert redact_secret_shapes(f'"Database password" = "{v}";').shapes == ("keyed-secret",)
     token_line = "container env API_TOKEN=" + _HEX64  # names a credential
     assert redact_secret_shapes(token_line).shapes != ()
+    # only a 64-hex id alone on the line right after the command that starts a container
+    run = "$ docker run -d --name api nginx\n"
+    for text in (
+        run + _HEX64 + " trailing",
+        run + "id " + _HEX64,
+        run + _HEX64 + "ab",
+        run + "\n" + _HEX64,
+        "$ docker ps\n" + _HEX64,
+        '"Key": "' + _HEX64 + '"',
+    ):
+        assert redact_secret_shapes(text).shapes == ("long-hex",), text

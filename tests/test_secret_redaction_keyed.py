@@ -1601,6 +1601,13 @@ MORE_SYNTAXES = [
     "echo 'wpuser:{v}' | sudo chpasswd",
     "bundle config set --global gems.example.test deploy:{v}",
     'String url = "jdbc:oracle:thin:etl/{v}@//db.example.test:1521/ORCL";',
+    "CREATE LOGIN [app] WITH PASSWORD = N'{v}', CHECK_POLICY = OFF;",  # T-SQL N'...'
+    "db_password = u'{v}'",  # a Python 2 unicode literal
+    "$ sqlplus system/{v}@//db.example.test:1521/ORCLPDB1",
+    "sqlplus -S scott/{v}@orcl",
+    "SQL> connect hr/{v}@localhost:1521/xepdb1",
+    "SECRET_KEY = '$9{v})x'",  # `$` and a digit: a literal's first character, no reference
+    "password: '$%{v}'",
 ]
 
 
@@ -1637,6 +1644,16 @@ def test_a_random_lowercase_password_is_a_value() -> None:
         "smtp_password: internationally",
         "[smtp.example.test]:587 alerts@example.test:changeme",
         'String url = "jdbc:oracle:thin:@//db.example.test:1521/ORCL";',
+        "sqlplus / as sysdba",
+        "sqlplus scott/tiger@orcl",  # Oracle's sample schema and its well-known password
+        "SQL> connect / as sysdba",
+        "password = '$(cat /run/secrets/db)'",
+        "password: '$DB_PASSWORD'",
+        'password: "$$DB_PASSWORD"',  # Compose's escaped reference
+        'password: "${DB_PASSWORD:-x}"',
+        'password: "$1"',
+        'password: "$@"',
+        "admin_password: '$2y$10$" + "abcdefghijklmnopqrstuu" + "ABCDEFGHIJKLMNOPQRSTUVWXYZ01234'",
     ],
 )
 def test_more_syntaxes_left_alone(text: str) -> None:
