@@ -154,8 +154,9 @@ Display:
   `getConnection`, `mysqli`, `Sequelize` and a few more are read), in an
   argument list over 512 characters, or in a call of the same name within 512
   characters after one that does not close, a Terraform variable's `default`
-  past 512 characters into its block or after a nested block, a Redis ACL `>password`
-  rule and a `.pgpass` line whose port is not 2 to 5 digits or `*` pass. A
+  past 512 characters into its block or after a nested block, a `random_password`'s
+  state `"result"` whose `"type"` stands over 512 characters after `"mode"`, a Redis
+  ACL `>password` rule and a `.pgpass` line whose port is not 2 to 5 digits or `*` pass. A
   Go `%+v` dump's field passes when it is not capitalized or its braces hold
   something other than `Name:value` fields; Redis `AUTH` passes in lower case
   without a prompt before it; a tool's pair flag (`http -a`, `smbclient -U`)
@@ -1369,8 +1370,9 @@ def _find_long_b64_storage(text: str) -> _Spans:
 #    write command is given (`secret set --value v`, `<<< v`, `echo v | ... secret put`),
 #    a tool's positional password (Redis `AUTH [user] v`, `rabbitmqctl add_user u v`,
 #    `htpasswd -b file u v`), a `user:v` or `user%v` pair (httpie `-a`, Samba `-U`),
-#    FreeRDP `/p:v`, Oracle's `sqlplus user/v@db` and `SQL> connect user/v`, and a
-#    variable's value on the line after `printenv K` or `echo $K`.
+#    FreeRDP `/p:v`, Oracle's `sqlplus user/v@db` and `SQL> connect user/v`, a Terraform
+#    `random_password`'s `"result"` in state, and a variable's value on the line after
+#    `printenv K` or `echo $K`.
 #    A value found (8 characters or more) is a secret wherever else the text repeats it as a
 #    whole token (`_echoes`).
 # 3. The VALUE is a literal: quoted, the text between the quotes (and the literals of the
@@ -2641,6 +2643,8 @@ def _find_keyed_special(text: str, lowered: str, present: frozenset[str]) -> _Sp
             out.append(m.span(which))
     out.extend(_positional_values(text, flags, present))
     out.extend(_positional_call_values(text, present))
+    if _RANDOM_PASSWORD in present:
+        out.extend(_random_password_results(text))
     return out
 
 
@@ -2861,8 +2865,35 @@ def _positional_call_values(text: str, present: frozenset[str]) -> _Spans:
     return out
 
 
+# Terraform keeps a `random_password` resource's value in its state in plain text, under
+# `"result"` (`terraform show -json` prints it the same way): each `"result"` whose resource
+# (the nearest `"mode"` before it, which only a resource holds) has that `"type"`. A
+# `random_string`'s result is often a name, and stays.
+_RANDOM_PASSWORD = '"random_password"'
+_STATE_MODE = _ascii_re(r'"mode"[ \t]*:')
+_STATE_TYPE = _ascii_re(r'"type"[ \t]*:[ \t]*("[A-Za-z0-9_]+")')
+_STATE_RESULT = _ascii_re(r'"result"[ \t]*:[ \t]*"((?:[^"\\\n]|\\.)+)"')
+_RESOURCE_HEAD = 512  # characters after `"mode"` where its resource's `"type"` is read
+
+
+def _random_password_results(text: str) -> _Spans:
+    modes = [m.start() for m in _STATE_MODE.finditer(text)]
+    out: _Spans = []
+    for m in _STATE_RESULT.finditer(text):
+        at = bisect_left(modes, m.start()) - 1
+        if at < 0:
+            continue
+        head = min(m.start(), modes[at] + _RESOURCE_HEAD)
+        kind = _STATE_TYPE.search(text, modes[at], head)
+        if kind is None or kind.group(1) != _RANDOM_PASSWORD:
+            continue
+        if not _is_placeholder(m.group(1), "password"):  # random by construction
+            out.append(m.span(1))
+    return out
+
+
 _KEYED_LITERALS = (
-    frozenset(("rabbitmqctl", "htpasswd", "printenv"))
+    frozenset(("rabbitmqctl", "htpasswd", "printenv", _RANDOM_PASSWORD))
     | _RDP_LITERALS
     | frozenset(("echo $", 'echo "$'))
     | frozenset(literal for _, literal in _TOOL_PATTERNS)

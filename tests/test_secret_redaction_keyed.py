@@ -1961,3 +1961,68 @@ def test_limit_a_credential_column_is_read_for_256_rows() -> None:
     shown = redact_secret_shapes("System,Login,Password\n" + rows).text
     assert shown.count("[redacted:keyed-secret]") == 256
     assert f"{v}255" not in shown and f"{v}256" in shown
+
+
+# ---------------------------------------------------------------------------------------------
+# Terraform state: a `random_password`'s value under `"result"`
+# ---------------------------------------------------------------------------------------------
+
+
+def _state(results: list[str], sensitive: bool = True) -> str:
+    instances: list[dict[str, object]] = []
+    for value in results:
+        instance: dict[str, object] = {"attributes": {"length": 24, "result": value}}
+        if sensitive:  # Terraform 1.x names the sensitive path with a `"type"` of its own
+            instance["sensitive_attributes"] = [[{"type": "get_attr", "value": "result"}]]
+        instances.append(instance)
+    resources = [
+        {
+            "mode": "managed",
+            "type": "random_string",
+            "name": "suffix",
+            "instances": [{"attributes": {"result": "k3xv9q2mzt"}}],
+        },
+        {"mode": "managed", "type": "random_password", "name": "db", "instances": instances},
+    ]
+    return json.dumps({"version": 4, "resources": resources}, indent=2)
+
+
+def test_a_random_password_in_terraform_state_is_redacted() -> None:
+    v1, v2 = "W{A3UF0#o8" + "6I[Ujy}+gd-4rG", "mb:o{m*yPn" + "V?E3yw]NJ$(U_V"
+    shown = json.dumps(
+        {"resources": [{"mode": "managed", "type": "random_password", "values": {"result": v1}}]}
+    )  # `terraform show -json`
+    for text, values in (
+        (_state([v1]), [v1]),
+        (_state([v1, v2]), [v1, v2]),  # a second instance after the first one's `"type"`
+        (_state([v1, v2], sensitive=False), [v1, v2]),
+        (shown, [v1]),
+    ):
+        out = redact_secret_shapes(text)
+        assert all(v not in out.text for v in values), out.text
+        assert out.shapes == ("keyed-secret",) * len(values)
+        assert "k3xv9q2mzt" in out.text or text is shown  # a random_string's result stays
+
+
+def test_a_result_that_is_not_a_random_passwords_stays() -> None:
+    for text in (
+        _state(["REDACTED"]),  # a placeholder
+        _state([]),
+        '{"type": "random_password", "result": "' + "W{A3UF0#o8" + '6I[Ujy}"}',  # no resource
+        '{"mode": "managed", "type": "random_id", "result": "' + "W{A3UF0#o8" + '6I[Ujy}"}',
+    ):
+        assert redact_secret_shapes(text) == (text, ()), text
+
+
+def test_a_resource_type_is_read_near_its_mode() -> None:
+    far = '{"mode": "managed", "x": "' + "y" * 600 + '", "type": "random_password", '
+    text = far + '"result": "' + "W{A3UF0#o8" + '6I[Ujy}+gd"}'
+    assert redact_secret_shapes(text) == (text, ())  # 512 characters after `"mode"` only
+
+
+def test_many_state_results_stay_linear() -> None:
+    unit = '{"mode": "m", "type": "random_password", "result": "a1b2c3d4e5f6"},\n'
+    many = '"random_password"' + '"result": "a1b2c3d4e5f6",\n' * 20000
+    _finish_within_bound(
+        lambda: redact_secret_shapes(unit * 5000), lambda: redact_secret_shapes(many)
+    )
