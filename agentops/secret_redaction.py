@@ -2870,7 +2870,7 @@ def _positional_call_values(text: str, present: frozenset[str]) -> _Spans:
 # (the nearest `"mode"` before it, which only a resource holds) has that `"type"`. A
 # `random_string`'s result is often a name, and stays.
 _RANDOM_PASSWORD = '"random_password"'
-_STATE_MODE = _ascii_re(r'"mode"[ \t]*:')
+_STATE_MODE = _ascii_re(r'"mode"[ \t]*:[ \t]*"(?:managed|data)"')
 _STATE_TYPE = _ascii_re(r'"type"[ \t]*:[ \t]*("[A-Za-z0-9_]+")')
 _STATE_RESULT = _ascii_re(r'"result"[ \t]*:[ \t]*"((?:[^"\\\n]|\\.)+)"')
 _RESOURCE_HEAD = 512  # characters after `"mode"` where its resource's `"type"` is read
