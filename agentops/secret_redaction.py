@@ -1347,8 +1347,11 @@ def _find_long_b64_storage(text: str) -> _Spans:
 # 2. The key is ASSIGNED: `=`, `:`, `:=`, `=>`, `<-` (never `==`, `!=`, `<=`), an EDN
 #    keyword before a string (`{:password "v"}`), a CLI flag and its argument
 #    (`--password v`), a `.netrc` `password v`, a Dockerfile `ENV KEY v`, a `set` or
-#    `config` command, SQL `WITH PASSWORD 'v'`, an XML attribute pair (`key="K"
-#    value="v"`), a fallback (`X || 'v'`) or a shell default (`${X:-v}`), a directive
+#    `config` command, SQL `WITH PASSWORD 'v'`, an option constant and a literal
+#    (`setopt(h, CURLOPT_PASSWORD, "v")`), a parameter block's `Default:`, `"defaultValue"`
+#    or `"value"` under the key, a YAML anchor before the value, a `user:v` pair under
+#    `auth`, an XML attribute pair (`key="K" value="v"`), a fallback (`X || 'v'`) or a
+#    shell default (`${X:-v}`), a directive
 #    (`#define K "v"`, `SetEnv K v`, `proxy_set_header K v`), a key and one value alone on
 #    their line (`password v`, `AuthLDAPBindPassword "v"`), `||=` and `??=`, a C array
 #    `K[] = "v"`, a Perl `$ENV{K} = 'v'`, a Terraform `variable "K" { default = "v" }` or
@@ -1362,17 +1365,16 @@ def _find_long_b64_storage(text: str) -> _Spans:
 #    `: v`), `with password v`, a user's pair (`User/Pass: u / v`, `creds: u / v`), and
 #    the column under a table's header cell (`System,Login,Password` then `a,b,v` rows; a
 #    comma-, tab- or pipe-delimited table whose header names its columns in words).
-#    Where no key
-#    stands in front, the syntax marks the value: `curl -u user:v`, a tool's password
+#    Where no key stands in front, the syntax marks the value: `curl -u user:v`, a tool's password
 #    flag on the line that runs the tool, `.pgpass` lines, `IDENTIFIED BY 'v'`, session
 #    cookies, the second literal given to a login or credential call, a literal that a
 #    later flag marks (`-AsPlainText`, `--password-stdin`), the value a secret store's
 #    write command is given (`secret set --value v`, `<<< v`, `echo v | ... secret put`),
 #    a tool's positional password (Redis `AUTH [user] v`, `rabbitmqctl add_user u v`,
 #    `htpasswd -b file u v`), a `user:v` or `user%v` pair (httpie `-a`, Samba `-U`),
-#    FreeRDP `/p:v`, Oracle's `sqlplus user/v@db` and `SQL> connect user/v`, a Terraform
-#    `random_password`'s `"result"` in state, and a variable's value on the line after
-#    `printenv K` or `echo $K`.
+#    FreeRDP `/p:v`, a quoted `"Bearer v"` literal, Oracle's `sqlplus user/v@db` and
+#    `SQL> connect user/v`, a Terraform `random_password`'s `"result"` in state, and a
+#    variable's value on the line after `printenv K` or `echo $K`.
 #    A value found (8 characters or more) is a secret wherever else the text repeats it as a
 #    whole token (`_echoes`).
 # 3. The VALUE is a literal: quoted, the text between the quotes (and the literals of the
@@ -1407,7 +1409,7 @@ _KEYED_TAIL = r"""
       |for[ \t]+(?:'[^'\n]{1,120}'|"[^"\n]{1,120}"|[^\s:'"][^\n:'"]{0,80}):(?=[ \t])  # a prompt
       |\|(?=[ \t]*[^\s|])                    # a table's cell: | Password | v |
       |(?=[ \t])
-      |\r?\n(?=[ \t]+value:)               # Kubernetes env: `- name: K` / `value: v`
+      |\r?\n(?=[ \t]+value:)               # an env list: `- name: K` / `value: v`
       |\r?\n:(?=[ \t])                      # a Markdown definition: `Password` / `: v`
       |</key>[ \t]*(?:\r?\n[ \t]*)?<string>  # a property list: <key>K</key><string>v
       |</t[hd]>[ \t]*<td>(?:<code>|<kbd>)?   # an HTML table row: <th>K</th><td>v</td>
@@ -1453,10 +1455,11 @@ _ASSIGNED_KEY = _ascii_re(
     r"(?:\*{1,2}|__)?[ \t]?(?:[:=|<]|\r?\n:|(?:->|\u2192|\u2013|\u2014|-|is:?)[ \t])"
 )
 _LONG_NOUNS = frozenset(("password", "passwd", "passphrase", "secret", "token", "credential"))
-_COMPOUNDS = {  # storepass, requirepass, SSHPASS, masterauth, nslcd's bindpw
+_COMPOUNDS = {  # storepass, requirepass, SSHPASS, masterauth, nslcd's bindpw, curl's USERPWD
     "pass": ("store", "key", "require", "ssh"),
     "auth": ("master",),
     "pw": ("bind",),
+    "pwd": ("user",),
 }
 _ACTION_PREFIX = _ascii_re(
     r"[-_$]*(?i:hash|check|verify|validate|is|has|use|uses|require|requires|reset|forgot"
@@ -1703,8 +1706,18 @@ _SECOND_OF_PAIR = _ascii_re(r"[`'\"]?[ \t]+/[ \t]+([`'\"]?)([^\s`'\"<>/]+)\1(?=[
 # Separators of a label in prose (lower-cased): an arrow, a dash between blanks, `is`.
 _PROSE_SEPARATORS = frozenset(("->", "\u2192", "\u2013", "\u2014", "-", "is", "is:"))
 _NAME_VALUE = _ascii_re(r"\s*[\"']value[\"'][ \t]*:[ \t]*")
-_K8S_NAME = _ascii_re(r"[ \t]*(?:-[ \t]*)?name:[ \t]*[\"']?")  # the line before a key's `value:`
+# The line before a key's `value:`: Kubernetes' `- name: K`, Render's and Railway's `- key: K`.
+_K8S_NAME = _ascii_re(r"[ \t]*(?:-[ \t]*)?(?:name|key):[ \t]*[\"']?")
 _K8S_VALUE = _ascii_re(r"value:[ \t]*")
+_AUTH_PAIR = _ascii_re(
+    r"(?P<q>[\"']?)[A-Za-z0-9_.@+-]{1,64}:(?P<v>[^\s\"'`:/][^\s\"'`]*)(?P=q)(?=[\s,;}\]]|\Z)"
+)
+# After a credential key that opens a block: a template's parameter (CloudFormation's
+# `Default:`, Azure Resource Manager's `"defaultValue"`, a parameter file's `"value"`).
+_PARAMETER_OBJECT = _ascii_re(r"\{[^{}]{0,512}?\"(?:defaultValue|default|value)\"[ \t]*:[ \t]*")
+_PARAMETER_LINE = _ascii_re(r"[ \t]+(?:Default|default|defaultValue|value):[ \t]+(?=\S)")
+_MAX_PARAMETER_LINES = 8  # lines of a YAML block read for its default: a bound, not a format
+_YAML_ANCHOR = _ascii_re(r"&[A-Za-z0-9_.-]+[ \t]+(?=\S)")  # api_key: &key v
 
 
 def _keyed_key_start(text: str, head: int) -> int:
@@ -2084,6 +2097,37 @@ def _disjoint(spans: list[tuple[int, int]]) -> _Spans:
     return out
 
 
+def _parameter_value(text: str, key_start: int, pos: int) -> int:
+    """Where the default a credential key's block gives starts (`pos` when none does): a
+    flat JSON object's `"defaultValue"`, `"default"` or `"value"` member, or the same key
+    (or CloudFormation's `Default:`) on one of the next lines indented deeper than the key."""
+    if text.startswith("{", pos):
+        member = _PARAMETER_OBJECT.match(text, pos)
+        return member.end() if member is not None else pos
+    key_line = text[text.rfind("\n", 0, key_start) + 1 : key_start]
+    indent = len(key_line) - len(key_line.lstrip(" \t"))
+    start = pos + (2 if text.startswith("\r\n", pos) else 1)
+    for _ in range(_MAX_PARAMETER_LINES):
+        end = text.find("\n", start)
+        end = len(text) if end == -1 else end
+        line = text[start:end]
+        if not line.strip() or len(line) - len(line.lstrip(" \t")) <= indent:
+            return pos  # the block ended
+        found = _PARAMETER_LINE.match(text, start, end)
+        if found is not None:
+            return found.end()
+        start = end + 1
+    return pos
+
+
+def _option_constant(text: str, key_start: int, key_end: int) -> bool:
+    """The key is an upper-case constant passed after another argument (`setopt(h,
+    CURLOPT_PASSWORD, "v")`); a first one (`(_NAME, "x")`) may be a pair in a table."""
+    before = text[max(0, key_start - 8) : key_start].rstrip(" \t")
+    key = text[key_start:key_end].rstrip(" \t")
+    return before.endswith(",") and key[:1].isalpha() and key.isupper() and key.isidentifier()
+
+
 def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int] | None:
     # The cheap refusals come first: in text that other rules have redacted, most nouns
     # stand before a token or inside one (`GITHUB_TOKEN=[redacted:...]`, `...:aws-key] x`).
@@ -2161,7 +2205,7 @@ def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int
     if (
         sep == ":"
         and not key_quoted
-        and not text.startswith((" ", "\t", "\n", '"', "'"), sep_end)
+        and not text.startswith((" ", "\t", "\n", "\r", '"', "'"), sep_end)
         and not _go_struct_field(text, key_start)
     ):
         return None  # YAML needs a space after the colon: `${SECRET_KEY:?err}` assigns nothing
@@ -2172,12 +2216,19 @@ def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int
     if noun == "auth" and not (
         text.startswith("_auth", key_start) or lowered.startswith("masterauth", key_start)
     ):
-        return None  # AUTH=CRAM-MD5 names a mode; Docker "auth" has its own rule; _auth holds one
+        # AUTH=CRAM-MD5 names a mode; Docker "auth" has its own rule; _auth holds one; a
+        # user and a secret (`cloud.auth: "elastic:v"`) hold one after the colon
+        pair = _AUTH_PAIR.match(text, pos) if sep in (":", "=") else None
+        if pair is None or not _literal_secret(pair.group("v")):
+            return None
+        return pair.span("v")
     flag_in_array = text[key_start] == "-" and text[key_start - 1] in "\"'"  # ["--pw", "v"]
     if sep == "," and not (
-        key_quoted and (text[: key_start - 1].rstrip(" \t").endswith("(") or flag_in_array)
+        (key_quoted and (text[: key_start - 1].rstrip(" \t").endswith("(") or flag_in_array))
+        or _option_constant(text, key_start, m.start("sep"))
     ):
-        return None  # only a first argument pair ("KEY", "value") or a flag in an array
+        return None  # only a first argument pair ("KEY", "value"), a flag in an array, or an
+        # option named by a constant (`setopt(h, CURLOPT_PASSWORD, "v")`)
     if sep == "," and lowered.startswith("default", pos):
         default = _DEFAULT_ARGUMENT.match(text, pos)  # config("KEY", default="v")
         pos = default.end() if default is not None else pos
@@ -2225,6 +2276,11 @@ def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int
         pos = paren.end() if paren is not None else pos
     if text.startswith("--", pos) or (sep == "" and _FLAG_WORD.match(text, pos)):
         return None  # the next CLI flag, not a value
+    if sep == ":" and text.startswith(("{", "\n", "\r\n"), pos):
+        pos = _parameter_value(text, key_start, pos)
+    if sep == ":" and text.startswith("&", pos):
+        anchor = _YAML_ANCHOR.match(text, pos)
+        pos = anchor.end() if anchor is not None else pos  # a YAML anchor, then the value
     if text.startswith(('"""', "'''"), pos):
         pos += 2  # a triple-quoted value (Grafana's ini, Python): the literal is inside
     if sep != "," and text.startswith(_STRING_PREFIXES, pos):
@@ -2645,6 +2701,8 @@ def _find_keyed_special(text: str, lowered: str, present: frozenset[str]) -> _Sp
     out.extend(_positional_call_values(text, present))
     if _RANDOM_PASSWORD in present:
         out.extend(_random_password_results(text))
+    if _BEARER in present:
+        out.extend(_bearer_literals(text))
     return out
 
 
@@ -2892,8 +2950,24 @@ def _random_password_results(text: str) -> _Spans:
     return out
 
 
+# A string literal that is a whole bearer credential, wherever it is used (Swift's
+# `setValue("Bearer v", forHTTPHeaderField: "Authorization")`: the header's name comes
+# after it): 16 or more token characters with a letter and a digit, up to the quote.
+_BEARER = "Bearer "
+_BEARER_LITERAL = _ascii_re(r"(?<=[\"'`])Bearer[ \t]+(?P<v>[A-Za-z0-9._~+/=-]{16,})(?=[\"'`])")
+
+
+def _bearer_literals(text: str) -> _Spans:
+    out: _Spans = []
+    for m in _BEARER_LITERAL.finditer(text):
+        value = m.group("v")
+        if _HAS_DIGIT(value) and any(c.isalpha() for c in value) and _literal_secret(value):
+            out.append(m.span("v"))
+    return out
+
+
 _KEYED_LITERALS = (
-    frozenset(("rabbitmqctl", "htpasswd", "printenv", _RANDOM_PASSWORD))
+    frozenset(("rabbitmqctl", "htpasswd", "printenv", _RANDOM_PASSWORD, _BEARER))
     | _RDP_LITERALS
     | frozenset(("echo $", 'echo "$'))
     | frozenset(literal for _, literal in _TOOL_PATTERNS)

@@ -704,6 +704,9 @@ EDGES = [
 def _without_the_key_name_layer(monkeypatch: pytest.MonkeyPatch) -> None:
     keyed = [i for i, rule in enumerate(sr._COMPILED) if rule.name == "keyed-secret"]
     monkeypatch.setattr(sr, "_ALWAYS", tuple(i for i in sr._ALWAYS if i not in keyed))
+    # nor do its own literals (`Bearer `, a tool's name) switch it on
+    gated = {key: rules.difference(keyed) for key, rules in sr._GATED_BY.items()}
+    monkeypatch.setattr(sr, "_GATED_BY", gated)
 
 
 @pytest.mark.parametrize(("text", "out", "shapes"), EDGES)

@@ -2028,3 +2028,73 @@ def test_many_state_results_stay_linear() -> None:
     _finish_within_bound(
         lambda: redact_secret_shapes(unit * 5000), lambda: redact_secret_shapes(many)
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# A bearer literal, YAML anchors, env lists by `key:`, user pairs under `auth`, a parameter
+# block's default, an option constant
+# ---------------------------------------------------------------------------------------------
+
+_V = "Qm7vX2" + "pL9kR4tW8"
+_BEARER_VALUE = _V + "Zx3"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f'request.setValue("Bearer {_BEARER_VALUE}", forHTTPHeaderField: "Authorization")',
+        f'[req setValue:@"Bearer {_BEARER_VALUE}" forHTTPHeaderField:@"Authorization"];',
+        f"headers.put('Bearer {_BEARER_VALUE}');",
+        f"api_key: &api_key {_V}\nclients:\n  web:\n    key: *api_key",
+        f"db_password: &pw '{_V}'",
+        f"    envVars:\n      - key: DATADOG_API_KEY\n        value: {_V}",
+        f'cloud.auth: "elastic:{_V}"',
+        f"auth: admin:{_V}",
+        f'  "auth": "deploy:{_V}",',
+        f"Parameters:\n  DBPassword:\n    Type: String\n    NoEcho: true\n    Default: {_V}",
+        f"Parameters:\r\n  DBPassword:\r\n    Type: String\r\n    Default: '{_V}'\r\n",
+        f'"sqlAdminPassword": {{\n  "type": "securestring",\n  "defaultValue": "{_V}"\n}}',
+        f'"adminPassword": {{ "value": "{_V}" }},',
+        f'curl_easy_setopt(curl, CURLOPT_PASSWORD, "{_V}");',
+        f'curl_setopt($ch, CURLOPT_USERPWD, "svc:{_V}");',
+    ],
+)
+def test_context_marked_values_are_redacted(text: str) -> None:
+    out = redact_secret_shapes(text)
+    assert _V not in out.text and out.shapes == ("keyed-secret",), out.text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'const auth = "Bearer " + token;',
+        'headers["Authorization"] = f"Bearer {token}"',
+        '"Bearer <token>"',
+        '"Bearer YOUR_TOKEN_HERE_1234"',
+        f'"Bearer {_V}"',  # 15 characters: under the 16 a bearer literal needs
+        '"Bearer abcdefghijklmnopqrstu"',  # no digit
+        "defaults: &defaults\n  adapter: postgresql",
+        "auth: basic",
+        "auth: none",
+        'auth: "oauth2"',
+        "auth: ${AUTH}",
+        "auth: http://example.test",
+        "auth: admin:changeme",
+        "password:\n  type: string\n  example: hunter2xyz99",
+        'password:\n  type: string\n  default: ""',
+        '"password": {"type": "string", "minLength": 12}',
+        "Parameters:\n  DBPassword:\n    Type: String\n    NoEcho: true",
+        f"DBPassword:\n  Type: String\nOther:\n  Default: {_V}",  # the block ended before it
+        f"DBPassword:\n\n  Default: {_V}",  # a blank line ends it too
+        "DBPassword:\n" + "  Description: x\n" * 8 + f"  Default: {_V}",  # past 8 lines
+        f'"password": {{"nested": {{"x": 1}}, "value": "{_V}"}}',  # only a flat object
+        "curl_easy_setopt(curl, CURLOPT_PASSWORD, password);",
+        'setopt(h, CURLOPT_PASSWORD, "");',
+        f'log(level, "password", "{_V}")',  # a quoted word in a call is not a constant
+        f'(_OPENSSL_PASSWD, "{_V}")',  # a first argument: a pair in a table of names
+        f'f(x, _PASSWORD, "{_V}")',  # a private name
+        "      - key: LOG_LEVEL\n        value: debug",
+    ],
+)
+def test_context_without_a_value_stays(text: str) -> None:
+    assert redact_secret_shapes(text) == (text, ())
