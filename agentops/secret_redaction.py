@@ -165,7 +165,9 @@ Display:
   like an identifier whose parts are all under 16 characters or hold fewer
   than three digits (`acme_key_Kq83mXzLpRtvNw`) after a credential key reads
   as a name and passes; an `Authorization` scheme not listed is kept only
-  before a credential of 12 characters or more with a digit.
+  before a credential of 12 characters or more with a digit. Prose hands a value over
+  only in brackets after its key or as `use v as the K` (8 characters or more with a
+  letter and a digit); other phrasings (`the key in config.yml is: v`) pass.
 - A ThingsBoard device token is seen only as 20 letters and digits in a
   device API path (`/api/v1/<token>/telemetry`); a Salesforce token only
   with its 15-character org id and a body of 80 or more characters.
@@ -1364,7 +1366,9 @@ def _find_long_b64_storage(text: str) -> _Spans:
 #    `<th>Password</th><td>v</td>`, `<dt>K</dt><dd>v</dd>`), a definition (`Password` /
 #    `: v`), `with password v`, a user's pair (`User/Pass: u / v`, `creds: u / v`), and
 #    the column under a table's header cell (`System,Login,Password` then `a,b,v` rows; a
-#    comma-, tab- or pipe-delimited table whose header names its columns in words).
+#    comma-, tab- or pipe-delimited table whose header names its columns in words, or an
+#    HTML table under `<th>Password</th>`), and prose that hands one over: in brackets after
+#    the key (`the new password (v) is live`) or before it (`use v as the Redis password`).
 #    Where no key stands in front, the syntax marks the value: `curl -u user:v`, a tool's password
 #    flag on the line that runs the tool, `.pgpass` lines, `IDENTIFIED BY 'v'`, session
 #    cookies, the second literal given to a login or credential call, a literal that a
@@ -1414,6 +1418,8 @@ _KEYED_TAIL = r"""
       |</key>[ \t]*(?:\r?\n[ \t]*)?<string>  # a property list: <key>K</key><string>v
       |</t[hd]>[ \t]*<td>(?:<code>|<kbd>)?   # an HTML table row: <th>K</th><td>v</td>
       |</dt>[ \t]*(?:\r?\n[ \t]*)?<dd>(?:<code>|<kbd>)?  # a definition: <dt>K</dt><dd>v
+      |(?=</th>)                             # an HTML table's header cell: its column
+      |(?<=[ \t])\((?=[`'"]?[^\s()`'"]{8,128}[`'"]?\))  # prose: the new password (v) is live
       |(?=(?:\|[ \t]*)?(?:\r?\n|\Z)))             # the last cell of a header row: a,Password
     [ \t]*                                # blanks before the value
 """
@@ -1685,6 +1691,97 @@ def _column_values(text: str, lowered: str, m: re.Match[str], headers: set[int])
         if not is_rule and value and " " not in value and not code and _literal_secret(value):
             out.append((pos + a, pos + b))
         pos = line_end + 1
+    return out
+
+
+_HTML_CELL = _ascii_re(  # on lower-cased text
+    r"<t[hd](?:\s[^<>]*)?>[ \t]*(?:<(?:code|kbd)>)?([^<]*?)(?:</(?:code|kbd)>)?[ \t]*</t[hd]>"
+)
+
+
+def _html_column_values(text: str, lowered: str, m: re.Match[str], headers: set[int]) -> _Spans:
+    """The values under an HTML table's credential column: the noun at `m` fills a header
+    cell (`<th>Password</th>`), and each row after the header's with as many cells holds
+    a literal in that column, up to `_MAX_ROWS` rows or a row of another shape."""
+    row_start = lowered.rfind("<tr", max(0, m.start() - _MAX_VALUE), m.start())
+    row_end = lowered.find("</tr>", m.end(), m.end() + _MAX_VALUE)
+    if row_start == -1 or row_end == -1 or row_start in headers:
+        return []
+    headers.add(row_start)
+    cells = [cell.span(1) for cell in _HTML_CELL.finditer(lowered, row_start, row_end)]
+    column = next((i for i, (a, b) in enumerate(cells) if a <= m.start() < b), -1)
+    part = lowered[m.start() : m.end("noun")]
+    noun = _NOUN_PARTS.get(part, part)
+    head = m.start() - (len(noun) - len(part))
+    if len(cells) < 2 or column < 0 or cells[column][1] != m.end("noun"):
+        return []  # the cell holds more than the key's words, or is not a header cell
+    if not _noun_at_boundary(text, lowered, head, noun):
+        return []
+    out: _Spans = []
+    pos = row_end + len("</tr>")
+    for _ in range(_MAX_ROWS):
+        start = lowered.find("<tr", pos, pos + _MAX_VALUE)
+        end = lowered.find("</tr>", start) if start != -1 else -1
+        if end == -1 or text[pos:start].strip():
+            break  # the table ended
+        row = [cell.span(1) for cell in _HTML_CELL.finditer(lowered, start, end)]
+        if len(row) != len(cells):
+            break
+        a, b = row[column]
+        value = text[a:b]
+        code = _is_code(value, "=", False, "", False)
+        if value and " " not in value and not code and _literal_secret(value):
+            out.append((a, b))
+        pos = end + len("</tr>")
+    return out
+
+
+_SOURCE_LOCATION = _ascii_re(r"\.[A-Za-z]{1,5}(?::[0-9]+){1,2}\Z")  # verify.js:97:14
+# A value prose hands over after its key: `(v)`, the quotes or backticks around it left out.
+_PROSE_PAREN = _ascii_re(r"\((?P<q>[`'\"]?)(?P<v>[^\s()`'\"]{8,128})(?P=q)\)")
+
+
+def _prose_secret(value: str, noun: str) -> bool:
+    """A value prose names (`the new password (v)`, `use v as the API key`): one token of
+    8 characters or more with a letter and a digit that reads as no placeholder, version
+    or code (prose holds many words in brackets, and a word there is never taken)."""
+    return (
+        _HAS_DIGIT(value) is not None
+        and any(c.isalpha() for c in value)
+        and _VERSION_LIKE.fullmatch(value) is None
+        and _SOURCE_LOCATION.search(value) is None
+        and not value.startswith(("/", "./", "../", "~/"))
+        and not value.endswith(("-", "_", "."))  # a prefix: `(sk-ant-)`, `(ghp_)`
+        and not any(c in value for c in "<>*")  # a shape described: `(dt0c01.<24>.<64>)`
+        and not _is_placeholder(value, noun)
+        and not _is_code(value, "=", False, "", True)
+    )
+
+
+# Prose that hands a value over before its key: `use v as the staging Redis password`,
+# `used `v` as the db pass` (lower-cased text; the key's last word is a credential noun, a
+# `key` qualified as one). The expression opens with a literal the engine jumps to in C.
+_AS_THE_KEY = _ascii_re(
+    r" as[ \t]+(?:(?:the|a|an|your|our|my|its)[ \t]+)?(?P<words>(?:[a-z0-9_.-]+[ \t]+){0,3})"
+    r"(?P<noun>password|passphrase|passwd|pass|pwd|secret|token|credentials?|creds|key)"
+    r"(?![a-z0-9_-])"
+)
+_USE_VALUE = _ascii_re(
+    r"(?<![a-z0-9_])(?:use|used|using)[ \t]+(?P<q>[`'\"]?)(?P<v>[^\s`'\"]{8,128})(?P=q)\Z"
+)
+_USE_BACK = 160  # characters before ` as ` where `use v` is read, on the same line
+
+
+def _handed_over(text: str, lowered: str) -> _Spans:
+    out: _Spans = []
+    for m in _AS_THE_KEY.finditer(lowered):
+        words = m.group("words").split()
+        if m.group("noun") == "key" and not (words and words[-1] in _KEY_QUALIFIERS):
+            continue  # `as the primary key`: a key that names no credential
+        start = max(lowered.rfind("\n", 0, m.start()) + 1, m.start() - _USE_BACK)
+        use = _USE_VALUE.search(lowered, start, m.start())
+        if use is not None and _prose_secret(text[use.start("v") : use.end("v")], "key"):
+            out.append(use.span("v"))
     return out
 
 
@@ -1967,6 +2064,9 @@ def _find_keyed(text: str, present: frozenset[str] | None = None) -> _Spans:
                 spans.extend(_session_cookies(text, m.end()))
                 continue
             end = m.end()
+            if lowered.startswith("</th>", end):
+                spans.extend(_html_column_values(text, lowered, m, headers))
+                continue
             at_line_end = end == len(text) or text[end] in "\r\n" or _HEADER_END.match(text, end)
             if at_line_end and not m.group("sep"):
                 # nothing is assigned on this line; the noun may name a column
@@ -2189,6 +2289,11 @@ def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int
         if paired is not None and (paired.group(1) is None or attribute):
             pos = paired.end()  # key="ClearTextPassword" value="v"; X || 'v'; X ?? "v"
             sep = "="
+    if sep == "(" and text[m.start("sep") - 1] in " \t":
+        inner = _PROSE_PAREN.match(text, m.start("sep"))  # `the new password (v) is live`
+        if inner is None or key_start != head or not _prose_secret(inner.group("v"), noun):
+            return None  # `at getSecret (/app/verify.js:97:14)`: a call, not a word
+        return inner.span("v")
     if noun in _POSITIONAL_NOUNS and (sep == "(" or (sep == "=" and text.startswith("(", pos))):
         if _ACTION_PREFIX.match(text, max(key_start, text.rfind(".", key_start, head) + 1)):
             return None
@@ -2703,6 +2808,7 @@ def _find_keyed_special(text: str, lowered: str, present: frozenset[str]) -> _Sp
         out.extend(_random_password_results(text))
     if _BEARER in present:
         out.extend(_bearer_literals(text))
+    out.extend(_handed_over(text, lowered))
     return out
 
 

@@ -2098,3 +2098,83 @@ def test_context_marked_values_are_redacted(text: str) -> None:
 )
 def test_context_without_a_value_stays(text: str) -> None:
     assert redact_secret_shapes(text) == (text, ())
+
+
+# ---------------------------------------------------------------------------------------------
+# Prose that hands a value over, and an HTML table's credential column
+# ---------------------------------------------------------------------------------------------
+
+_P = "Hx4#mQ9v" + "Lp2Ze7"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"The rotated Kafka password ({_P}) works on staging.",
+        f"Heads up: new deploy token ({_P}), expires Friday.",
+        f"the webhook secret (`{_P}`) changed",
+        f"use {_P} as the staging Redis password",
+        f"Use `{_P}` as the admin password until we rotate it.",
+        f"please use '{_P}' as your API key for now",
+        f"the request used `{_P}` as the db pass, which looks revoked",
+        "<table>\n<tr><th>Host</th><th>Login</th><th>Password</th></tr>\n"
+        f"<tr><td>db1</td><td>ops</td><td>{_P}</td></tr>\n</table>",
+        "<TABLE><TR><TH>Service</TH><TH>API key</TH></TR>"  # tags in capitals
+        f"<TR><TD>maps</TD><TD><code>{_P}</code></TD></TR></TABLE>",
+    ],
+)
+def test_handed_over_values_are_redacted(text: str) -> None:
+    out = redact_secret_shapes(text)
+    assert _P not in out.text and out.shapes == ("keyed-secret",), out.text
+
+
+def test_every_row_under_an_html_credential_column_is_read() -> None:
+    rows = "".join(f"<tr><td>h{i}</td><td>{_P}{i}</td></tr>\n" for i in range(3))
+    text = "<table>\n<tr><th>Host</th><th>Token</th></tr>\n" + rows + "</table>"
+    out = redact_secret_shapes(text)
+    assert _P not in out.text and out.shapes == ("keyed-secret",) * 3
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Choose a password (at least 12 characters) for the account.",
+        "Set the token (optional) in the config.",
+        "the API key (see vault) is required",
+        "password (required)",
+        "the token (v2.14.1) is signed",  # a version
+        "    at getSecret (/app/node_modules/jsonwebtoken/verify.js:97:14)",  # a stack frame
+        "the secret (~/.config/app/key2.pem) is read at start",  # a path
+        '"Dynatrace API token (dt0c01.<24>.<64>)",',  # a shape described
+        '"42 Intra API client secret (s-s4t2ud-/s-s4t2af-)",',  # prefixes
+        "the token (ghp_2024_)",
+        "Use a strong password as the first line of defense.",
+        "use env vars as the secret store",
+        "Use OAuth2 as the auth method",
+        "use ${DB_PASSWORD} as the password",
+        "use <your-key> as the API key",
+        "use id_2024_q3x as the primary key",  # a key that names no credential
+        "def set_password (self, pw):",
+        "<table><tr><th>Field</th><th>Password</th></tr>"
+        "<tr><td>root</td><td>changeme</td></tr></table>",
+        "<table><tr><th>Setting</th><th>Description</th></tr>"
+        "<tr><td>password</td><td>The admin password</td></tr></table>",
+        "<table><tr><th>Host</th><th>Password policy</th></tr>"  # more than the key's words
+        f"<tr><td>db1</td><td>{_P}</td></tr></table>",
+        "<table><tr><th>Host</th><th>Password</th></tr></table>\n<p>x</p>\n"
+        f"<table><tr><td>db1</td><td>{_P}</td></tr></table>",  # another table's row
+        "<table><tr><th>Host</th><th>Password</th></tr>"  # a row of another shape
+        f"<tr><td>{_P}</td></tr></table>",
+    ],
+)
+def test_prose_and_tables_without_a_value_stay(text: str) -> None:
+    assert redact_secret_shapes(text) == (text, ())
+
+
+def test_html_columns_and_prose_stay_linear() -> None:
+    header = "<table><tr><th>Host</th><th>Password</th></tr>"
+    _finish_within_bound(
+        lambda: redact_secret_shapes(header * 20000),
+        lambda: redact_secret_shapes(" as the password " * 12000),
+        lambda: redact_secret_shapes("password (" * 20000),
+    )
