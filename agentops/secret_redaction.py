@@ -1760,28 +1760,24 @@ def _prose_secret(value: str, noun: str) -> bool:
 
 # Prose that hands a value over before its key: `use v as the staging Redis password`,
 # `used `v` as the db pass` (lower-cased text; the key's last word is a credential noun, a
-# `key` qualified as one). The expression opens with a literal the engine jumps to in C.
-_AS_THE_KEY = _ascii_re(
-    r" as[ \t]+(?:(?:the|a|an|your|our|my|its)[ \t]+)?(?P<words>(?:[a-z0-9_.-]+[ \t]+){0,3})"
+# `key` qualified as one). The expression opens with the literal `use`, which the engine
+# jumps to in C and code seldom holds (a search from ` as ` stops at every blank).
+_HANDED_OVER = _ascii_re(
+    r"use(?<![a-z0-9_]use)(?:d|ing)?[ \t]+(?P<q>[`'\"]?)(?P<v>[^\s`'\"]{8,128})(?P=q)"
+    r"[ \t]+as[ \t]+(?:(?:the|a|an|your|our|my|its)[ \t]+)?(?P<words>(?:[a-z0-9_.-]+[ \t]+){0,3})"
     r"(?P<noun>password|passphrase|passwd|pass|pwd|secret|token|credentials?|creds|key)"
     r"(?![a-z0-9_-])"
 )
-_USE_VALUE = _ascii_re(
-    r"(?<![a-z0-9_])(?:use|used|using)[ \t]+(?P<q>[`'\"]?)(?P<v>[^\s`'\"]{8,128})(?P=q)\Z"
-)
-_USE_BACK = 160  # characters before ` as ` where `use v` is read, on the same line
 
 
 def _handed_over(text: str, lowered: str) -> _Spans:
     out: _Spans = []
-    for m in _AS_THE_KEY.finditer(lowered):
+    for m in _HANDED_OVER.finditer(lowered):
         words = m.group("words").split()
         if m.group("noun") == "key" and not (words and words[-1] in _KEY_QUALIFIERS):
             continue  # `as the primary key`: a key that names no credential
-        start = max(lowered.rfind("\n", 0, m.start()) + 1, m.start() - _USE_BACK)
-        use = _USE_VALUE.search(lowered, start, m.start())
-        if use is not None and _prose_secret(text[use.start("v") : use.end("v")], "key"):
-            out.append(use.span("v"))
+        if _prose_secret(text[m.start("v") : m.end("v")], "key"):
+            out.append(m.span("v"))
     return out
 
 
