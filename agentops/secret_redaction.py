@@ -2730,6 +2730,7 @@ _TOOL_WORDS = _ascii_re(
     r"|(sqlcmd|bcp|osql|zip|unzip|mosquitto_(?:pub|sub|rr))|(ldap[a-z]+)|(openssl)|(curl))\b"
 )
 _FLAG_GROUP = {"p": 1, "a": 2, "P": 3, "w": 4, "k": 5, "b": 6}  # the tool a flag needs
+_TOOL_FLAGS = frozenset("-" + letter for letter in _FLAG_GROUP)  # -p, -a, -P, -w, -k, -b
 # SQL: `IDENTIFIED [WITH plugin] BY 'v'` (MySQL, Oracle), read on lower-cased text.
 _SQL_IDENTIFIED = _ascii_re(
     r"fied(?<=identified)[ \t]+(?:with[ \t]+[a-z0-9_]+[ \t]+)?by[ \t]+(?:password[ \t]+)?"
@@ -2763,7 +2764,7 @@ def _find_keyed_special(text: str, lowered: str, present: frozenset[str]) -> _Sp
             if not _is_placeholder(value, "password") and not _REFERENCE.match(value):
                 out.append(m.span(2))
         i = text.find("--user", i + 1)
-    if flags & {"-p", "-a", "-P", "-w", "-k", "-b"}:
+    if not flags.isdisjoint(_TOOL_FLAGS):
         out.extend(_tool_flag_values(text, lowered))
     for dash, flag in (("-A", "-asplaintext"), ("-p", "--password-stdin")):
         if dash in flags:
@@ -2909,6 +2910,8 @@ _ECHOED = _ascii_re(
 
 def _positional_values(text: str, flags: set[str], present: frozenset[str]) -> _Spans:
     """Passwords given to a tool by position or in a pair (see the expressions above)."""
+    if not present and not flags:
+        return []  # each branch needs a literal or a flag
     found: list[re.Match[str]] = []
     if "rabbitmqctl" in present or "htpasswd" in present:
         found += _POSITIONAL_COMMAND.finditer(text)
@@ -3009,6 +3012,8 @@ def _trimmed(text: str, a: int, b: int) -> tuple[int, int]:
 def _positional_call_values(text: str, present: frozenset[str]) -> _Spans:
     """The quoted literal a known call takes as its password (`_POSITIONAL_CALLS`)."""
     out: _Spans = []
+    if present.isdisjoint(_POSITIONAL_CALLS):
+        return out
     for name, index in _POSITIONAL_CALLS.items():
         at = text.find(name) if name in present else -1
         while at != -1:
