@@ -174,10 +174,12 @@ Display:
 - Vendor formats known only by a vendor's word pass when the word is not right
   before the value (a bare Okta `00...` token), and a prefixed key whose body
   is a run of the alphabet (`NRAK-ABCDEFGHIJ...`) is read as a placeholder.
-  Most lower-case vendor words are looked for only on a line that holds a
-  32-character base64 run, so a value without one under such a word
-  (`atlassian_id: <24 characters>`) passes unless its own line holds one;
-  UPPER spellings are looked for everywhere. A few prefixes whose body is
+  Most vendor words are looked for, in any letter case, only in the 64
+  characters before a run of 24 base64 and base64url characters that follows
+  `=` or `:` and holds a digit, so a shorter value under such a word (`sumo_id:
+  su<12 characters>`) passes unless such a run follows the word closely; UPPER
+  spellings that hold a character the prefilter stops at (`TRAVIS`) are looked
+  for everywhere. A few prefixes whose body is
   base64url (Fly.io's `fo1_`, `figd_`) are looked for only on a line that
   holds a run of 32 letters, digits, `-` and `_`: a body that `.` or `=`
   cuts short (`pscale_oauth_` with dots) passes unless its line holds one. A
@@ -3222,10 +3224,15 @@ class _Anchor(NamedTuple):
     is not preceded by a letter or digit). Such literals are looked for only next to such a
     run, which benign text rarely has, so they cost nothing on ordinary text.
     `b64_run`: instead, the literal is looked for only on the lines that hold a run of 32
-    or more base64 characters (letters, digits, `+`, `/`): nothing is lost where every match
-    holds such a run; for a vendor word it is a documented limit. (A literal holding an
-    upper-case letter or digit at which the prefilter stops anyway is looked for everywhere.)
-    `url_run`: the same for a prefix whose body is base64url, where `-` and `_` cut every
+    or more base64 characters (letters, digits, `+`, `/`), which every match holds. (A
+    literal holding an upper-case letter or digit at which the prefilter stops anyway is
+    looked for everywhere.)
+    `key_word`: a vendor's word in the key a value is assigned to, looked for in any letter
+    case in the `_KEY_WORD_BACK` characters before each run of `_WIDE_RUN` base64 and
+    base64url characters on its line that is assigned (after `=`, `:` or `=>`) and holds a
+    digit (`_key_windows`): a gate, not a promise, since a shorter value beside its word
+    is not looked for (a documented limit; the rule's expression reads the word and value).
+    `url_run`: as `b64_run`, for a prefix whose body is base64url, where `-` and `_` cut every
     base64 run: the literal is looked for only on the lines that hold a run of 32 or more
     letters, digits, `-` and `_`, which the whole match is.
     `wide_run`: the literal is looked for (with `in`) only in text that holds a run of 24
@@ -3240,6 +3247,7 @@ class _Anchor(NamedTuple):
     b64_run: bool = False
     url_run: bool = False
     wide_run: bool = False
+    key_word: bool = False
 
 
 class _ShapeRule(NamedTuple):
@@ -4242,27 +4250,27 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
     # value, which must hold a digit (words and placeholders do not) and end where its
     # alphabet ends; only the value is replaced. The word's lower and UPPER spellings are
     # the anchors. A spelling whose rarest character is not already a prefilter stop would
-    # slow every call, so it is looked for only on the lines that hold a run of 32 base64
-    # characters (b64_run): nothing is lost for values that always hold one
-    # (32 hex, 40 letters and digits); a shorter value under such a spelling is missed
-    # unless its own line holds one (a documented limit). Looking on those lines only, not
-    # in the whole text, keeps a line's verdict from depending on its neighbours, and keeps
-    # text with one token from paying a search of the whole text per vendor word. An UPPER
-    # spelling holds a letter the prefilter stops at anyway (`_SHARED_STOP_LITERALS`): it is
-    # looked for everywhere, and the limit is the lower-case spelling's alone.
+    # slow every call, so it is looked for (`key_word`, in any letter case) only just before
+    # a run of 24 base64 and base64url characters, where a key stands before its value:
+    # nothing is lost for values that are such a run (32 hex, 40 letters and digits, a
+    # UUID); a shorter value is missed unless another run follows the word closely (a
+    # documented limit). Looking there only, not in the whole text, keeps a line's verdict
+    # from depending on its neighbours, and keeps text with one token from paying a search
+    # of the whole text per vendor word. An UPPER spelling holds a letter the prefilter
+    # stops at anyway (`_SHARED_STOP_LITERALS`): it is looked for everywhere.
     _ShapeRule(
         "adafruit-keyed",
         "Adafruit IO key beside the word adafruit",
         (
-            _Anchor("ADAFRUIT", b64_run=True),
-            _Anchor("adafruit", b64_run=True),
+            _Anchor("ADAFRUIT", key_word=True),
+            _Anchor("adafruit", key_word=True),
         ),
         finder=_beside_vendor_word("adafruit", r"[A-Za-z0-9_-]{32}"),
     ),
     _ShapeRule(
         "adobe-keyed",
         "Adobe client id beside the word adobe",
-        tuple(_Anchor(form, b64_run=True) for form in ("ADOBE", "adobe")),
+        tuple(_Anchor(form, key_word=True) for form in ("ADOBE", "adobe")),
         finder=_beside_vendor_word("adobe", r"[0-9a-fA-F]{32}"),
     ),
     _ShapeRule(
@@ -4274,7 +4282,7 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
     _ShapeRule(
         "algolia-keyed",
         "Algolia API key beside the word algolia",
-        tuple(_Anchor(form, b64_run=True) for form in ("ALGOLIA", "algolia")),
+        tuple(_Anchor(form, key_word=True) for form in ("ALGOLIA", "algolia")),
         finder=_beside_vendor_word("algolia", r"[A-Za-z0-9]{32}"),
     ),
     _ShapeRule(
@@ -4286,18 +4294,18 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
     _ShapeRule(
         "asana-keyed",
         "Asana client secret beside the word asana",
-        tuple(_Anchor(form, b64_run=True) for form in ("ASANA", "asana")),
+        tuple(_Anchor(form, key_word=True) for form in ("ASANA", "asana")),
         finder=_beside_vendor_word("asana", r"[A-Za-z0-9]{32}"),
     ),
     _ShapeRule(
         "atlassian-keyed",
         "Atlassian, Jira or Confluence token beside the vendor's word",
         (
-            _Anchor("ATLASSIAN", b64_run=True),
-            _Anchor("CONFLUENCE", b64_run=True),
+            _Anchor("ATLASSIAN", key_word=True),
+            _Anchor("CONFLUENCE", key_word=True),
             _Anchor("JIRA"),
-            _Anchor("atlassian", b64_run=True),
-            _Anchor("confluence", b64_run=True),
+            _Anchor("atlassian", key_word=True),
+            _Anchor("confluence", key_word=True),
             _Anchor("jira"),
         ),
         finder=_beside_vendor_word("atlassian|jira|confluence", r"[A-Za-z0-9]{24}"),
@@ -4317,34 +4325,34 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
     _ShapeRule(
         "bittrex-keyed",
         "Bittrex key or secret beside the word bittrex",
-        tuple(_Anchor(form, b64_run=True) for form in ("BITTREX", "bittrex")),
+        tuple(_Anchor(form, key_word=True) for form in ("BITTREX", "bittrex")),
         finder=_beside_vendor_word("bittrex", r"[A-Za-z0-9]{32}"),
     ),
     _ShapeRule(
         "meraki-keyed",
         "Cisco Meraki API key beside the word meraki",
-        tuple(_Anchor(form, b64_run=True) for form in ("MERAKI", "meraki")),
+        tuple(_Anchor(form, key_word=True) for form in ("MERAKI", "meraki")),
         finder=_beside_vendor_word("meraki", r"[0-9a-fA-F]{40}"),
     ),
     _ShapeRule(
         "cloudflare-keyed",
         "Cloudflare API or global key beside the word cloudflare",
         (
-            _Anchor("CLOUDFLARE", b64_run=True),
-            _Anchor("cloudflare", b64_run=True),
+            _Anchor("CLOUDFLARE", key_word=True),
+            _Anchor("cloudflare", key_word=True),
         ),
         finder=_beside_vendor_word("cloudflare", r"[A-Za-z0-9_-]{40}|[0-9a-fA-F]{37}"),
     ),
     _ShapeRule(
         "codecov-keyed",
         "Codecov token beside the word codecov",
-        tuple(_Anchor(form, b64_run=True) for form in ("CODECOV", "codecov")),
+        tuple(_Anchor(form, key_word=True) for form in ("CODECOV", "codecov")),
         finder=_beside_vendor_word("codecov", r"[A-Za-z0-9]{32}"),
     ),
     _ShapeRule(
         "cohere-keyed",
         "Cohere API key beside the word cohere",
-        tuple(_Anchor(form, b64_run=True) for form in ("COHERE", "cohere")),
+        tuple(_Anchor(form, key_word=True) for form in ("COHERE", "cohere")),
         finder=_beside_vendor_word("cohere", r"[A-Za-z0-9]{40}"),
     ),
     _ShapeRule(
@@ -4357,8 +4365,8 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
         "confluent-keyed",
         "Confluent key or secret beside the word confluent",
         (
-            _Anchor("CONFLUENT", b64_run=True),
-            _Anchor("confluent", b64_run=True),
+            _Anchor("CONFLUENT", key_word=True),
+            _Anchor("confluent", key_word=True),
         ),
         finder=_beside_vendor_word("confluent", r"[A-Za-z0-9]{64}|[A-Za-z0-9]{16}"),
     ),
@@ -4366,30 +4374,30 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
         "contentful-keyed",
         "Contentful delivery token beside the word contentful",
         (
-            _Anchor("CONTENTFUL", b64_run=True),
-            _Anchor("contentful", b64_run=True),
+            _Anchor("CONTENTFUL", key_word=True),
+            _Anchor("contentful", key_word=True),
         ),
         finder=_beside_vendor_word("contentful", r"[A-Za-z0-9=_-]{43}"),
     ),
     _ShapeRule(
         "datadog-keyed",
         "Datadog API or application key beside the word datadog",
-        tuple(_Anchor(form, b64_run=True) for form in ("DATADOG", "datadog")),
+        tuple(_Anchor(form, key_word=True) for form in ("DATADOG", "datadog")),
         finder=_beside_vendor_word("datadog", r"[A-Za-z0-9]{40}|[0-9a-fA-F]{32}"),
     ),
     _ShapeRule(
         "discord-keyed",
         "Discord key or client secret beside the word discord",
         (
-            _Anchor("DISCORD", b64_run=True),
-            _Anchor("discord", b64_run=True),
+            _Anchor("DISCORD", key_word=True),
+            _Anchor("discord", key_word=True),
         ),
         finder=_beside_vendor_word("discord", r"[0-9a-fA-F]{64}|[A-Za-z0-9=_-]{32}"),
     ),
     _ShapeRule(
         "droneci-keyed",
         "Drone CI token beside the word droneci",
-        tuple(_Anchor(form, b64_run=True) for form in ("DRONECI", "droneci")),
+        tuple(_Anchor(form, key_word=True) for form in ("DRONECI", "droneci")),
         finder=_beside_vendor_word("droneci", r"[A-Za-z0-9]{32}"),
     ),
     _ShapeRule(
@@ -4406,8 +4414,8 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
         "etsy-keyed",
         "Etsy token beside the word etsy",
         (
-            _Anchor("ETSY", b64_run=True),
-            _Anchor("etsy", b64_run=True),
+            _Anchor("ETSY", key_word=True),
+            _Anchor("etsy", key_word=True),
         ),
         finder=_beside_vendor_word("etsy", r"[A-Za-z0-9]{24}"),
     ),
@@ -4423,8 +4431,8 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
         "fastly-keyed",
         "Fastly API token beside the word fastly",
         (
-            _Anchor("FASTLY", b64_run=True),
-            _Anchor("fastly", b64_run=True),
+            _Anchor("FASTLY", key_word=True),
+            _Anchor("fastly", key_word=True),
         ),
         finder=_beside_vendor_word("fastly", r"[A-Za-z0-9=_-]{32}"),
     ),
@@ -4432,8 +4440,8 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
         "finicity-keyed",
         "Finicity key or secret beside the word finicity",
         (
-            _Anchor("FINICITY", b64_run=True),
-            _Anchor("finicity", b64_run=True),
+            _Anchor("FINICITY", key_word=True),
+            _Anchor("finicity", key_word=True),
         ),
         finder=_beside_vendor_word("finicity", r"[0-9a-fA-F]{32}|[A-Za-z0-9]{20}"),
     ),
@@ -4441,7 +4449,7 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
         "finnhub-keyed",
         "Finnhub token beside the word finnhub",
         (
-            _Anchor("FINNHUB", b64_run=True),
+            _Anchor("FINNHUB", key_word=True),
             _Anchor("finnhub"),
         ),
         finder=_beside_vendor_word("finnhub", r"[A-Za-z0-9]{20}"),
@@ -4449,13 +4457,13 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
     _ShapeRule(
         "flickr-keyed",
         "Flickr token beside the word flickr",
-        tuple(_Anchor(form, b64_run=True) for form in ("FLICKR", "flickr")),
+        tuple(_Anchor(form, key_word=True) for form in ("FLICKR", "flickr")),
         finder=_beside_vendor_word("flickr", r"[A-Za-z0-9]{32}"),
     ),
     _ShapeRule(
         "freshbooks-keyed",
         "FreshBooks token beside the word freshbooks",
-        tuple(_Anchor(form, b64_run=True) for form in ("FRESHBOOKS", "freshbooks")),
+        tuple(_Anchor(form, key_word=True) for form in ("FRESHBOOKS", "freshbooks")),
         finder=_beside_vendor_word("freshbooks", r"[A-Za-z0-9]{64}"),
     ),
     _ShapeRule(
@@ -4463,7 +4471,7 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
         "Gitter token beside the word gitter",
         (
             _Anchor("GITTER"),
-            _Anchor("gitter", b64_run=True),
+            _Anchor("gitter", key_word=True),
         ),
         finder=_beside_vendor_word("gitter", r"[A-Za-z0-9_-]{40}"),
     ),
@@ -4472,7 +4480,7 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
         "GoCardless live token beside the word gocardless",
         (
             _Anchor("GOCARDLESS"),
-            _Anchor("gocardless", b64_run=True),
+            _Anchor("gocardless", key_word=True),
         ),
         finder=_beside_vendor_word("gocardless", r"live_[A-Za-z0-9=_-]{40}"),
     ),
@@ -4488,7 +4496,7 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
         "hubspot-keyed",
         "HubSpot API key (a UUID) beside the word hubspot",
         (
-            _Anchor("HUBSPOT", b64_run=True),
+            _Anchor("HUBSPOT", key_word=True),
             _Anchor("hubspot"),
         ),
         finder=_beside_vendor_word(
@@ -4500,8 +4508,8 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
         "intercom-keyed",
         "Intercom token beside the word intercom",
         (
-            _Anchor("INTERCOM", b64_run=True),
-            _Anchor("intercom", b64_run=True),
+            _Anchor("INTERCOM", key_word=True),
+            _Anchor("intercom", key_word=True),
         ),
         finder=_beside_vendor_word("intercom", r"[A-Za-z0-9=_-]{60}"),
     ),
@@ -4509,7 +4517,8 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
         "jfrog-keyed",
         "JFrog API key or identity token beside the vendor's word",
         tuple(
-            _Anchor(form, b64_run=True) for form in ("ARTIFACTORY", "JFROG", "artifactory", "jfrog")
+            _Anchor(form, key_word=True)
+            for form in ("ARTIFACTORY", "JFROG", "artifactory", "jfrog")
         ),
         finder=_beside_vendor_word("jfrog|artifactory", r"[A-Za-z0-9]{73}|[A-Za-z0-9]{64}"),
     ),
@@ -4533,7 +4542,7 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
         "launchdarkly-keyed",
         "LaunchDarkly token beside the word launchdarkly",
         (
-            _Anchor("LAUNCHDARKLY", b64_run=True),
+            _Anchor("LAUNCHDARKLY", key_word=True),
             _Anchor("launchdarkly"),
         ),
         finder=_beside_vendor_word("launchdarkly", r"[A-Za-z0-9=_-]{40}"),
@@ -4541,7 +4550,7 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
     _ShapeRule(
         "linear-keyed",
         "Linear client secret beside the word linear",
-        tuple(_Anchor(form, b64_run=True) for form in ("LINEAR", "linear")),
+        tuple(_Anchor(form, key_word=True) for form in ("LINEAR", "linear")),
         finder=_beside_vendor_word("linear", r"[0-9a-fA-F]{32}"),
     ),
     _ShapeRule(
@@ -4553,7 +4562,7 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
     _ShapeRule(
         "mailchimp-keyed",
         "Mailchimp API key (<32 hex>-us<n>) beside the word mailchimp",
-        tuple(_Anchor(form, b64_run=True) for form in ("MAILCHIMP", "mailchimp")),
+        tuple(_Anchor(form, key_word=True) for form in ("MAILCHIMP", "mailchimp")),
         finder=_beside_vendor_word("mailchimp", r"[0-9a-f]{32}-us[0-9]{1,2}"),
     ),
     _ShapeRule(
@@ -4565,7 +4574,7 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
     _ShapeRule(
         "mailgun-keyed",
         "Mailgun public or webhook signing key beside the word mailgun",
-        tuple(_Anchor(form, b64_run=True) for form in ("MAILGUN", "mailgun")),
+        tuple(_Anchor(form, key_word=True) for form in ("MAILGUN", "mailgun")),
         finder=_beside_vendor_word(
             "mailgun", r"pubkey-[0-9a-f]{32}|[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8}"
         ),
@@ -4573,15 +4582,15 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
     _ShapeRule(
         "mapbox-keyed",
         "Mapbox token beside the word mapbox",
-        tuple(_Anchor(form, b64_run=True) for form in ("MAPBOX", "mapbox")),
+        tuple(_Anchor(form, key_word=True) for form in ("MAPBOX", "mapbox")),
         finder=_beside_vendor_word("mapbox", r"[pst]k\.[A-Za-z0-9]{60}\.[A-Za-z0-9]{22}"),
     ),
     _ShapeRule(
         "mattermost-keyed",
         "Mattermost token beside the word mattermost",
         (
-            _Anchor("MATTERMOST", b64_run=True),
-            _Anchor("mattermost", b64_run=True),
+            _Anchor("MATTERMOST", key_word=True),
+            _Anchor("mattermost", key_word=True),
         ),
         finder=_beside_vendor_word("mattermost", r"[A-Za-z0-9]{26}"),
     ),
@@ -4599,8 +4608,8 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
         "netlify-keyed",
         "Netlify token beside the word netlify",
         (
-            _Anchor("NETLIFY", b64_run=True),
-            _Anchor("netlify", b64_run=True),
+            _Anchor("NETLIFY", key_word=True),
+            _Anchor("netlify", key_word=True),
         ),
         finder=_beside_vendor_word("netlify", r"[A-Za-z0-9=_-]{40,46}"),
     ),
@@ -4608,8 +4617,8 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
         "newrelic-keyed",
         "New Relic key beside the word newrelic",
         (
-            _Anchor("NEWRELIC", b64_run=True),
-            _Anchor("NEW_RELIC", b64_run=True),
+            _Anchor("NEWRELIC", key_word=True),
+            _Anchor("NEW_RELIC", key_word=True),
             _Anchor("new_relic"),
             _Anchor("newrelic"),
         ),
@@ -4621,8 +4630,8 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
         "nytimes-keyed",
         "New York Times API key beside the word nytimes",
         (
-            _Anchor("NYTIMES", b64_run=True),
-            _Anchor("nytimes", b64_run=True),
+            _Anchor("NYTIMES", key_word=True),
+            _Anchor("nytimes", key_word=True),
         ),
         finder=_beside_vendor_word("nytimes", r"[A-Za-z0-9=_-]{32}"),
     ),
@@ -4636,8 +4645,8 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
         "plaid-keyed",
         "Plaid client id or secret beside the word plaid",
         (
-            _Anchor("PLAID", b64_run=True),
-            _Anchor("plaid", b64_run=True),
+            _Anchor("PLAID", key_word=True),
+            _Anchor("plaid", key_word=True),
         ),
         finder=_beside_vendor_word("plaid", r"[A-Za-z0-9]{30}|[A-Za-z0-9]{24}"),
     ),
@@ -4645,7 +4654,7 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
         "privateai-keyed",
         "Private AI key beside the word privateai",
         tuple(
-            _Anchor(form, b64_run=True)
+            _Anchor(form, key_word=True)
             for form in ("PRIVATEAI", "PRIVATE_AI", "private_ai", "privateai")
         ),
         finder=_beside_vendor_word("privateai|private_ai", r"[A-Za-z0-9]{32}"),
@@ -4654,8 +4663,8 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
         "rapidapi-keyed",
         "RapidAPI key beside the word rapidapi",
         (
-            _Anchor("RAPIDAPI", b64_run=True),
-            _Anchor("rapidapi", b64_run=True),
+            _Anchor("RAPIDAPI", key_word=True),
+            _Anchor("rapidapi", key_word=True),
         ),
         finder=_beside_vendor_word("rapidapi", r"[A-Za-z0-9_-]{50}"),
     ),
@@ -4672,17 +4681,17 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
     _ShapeRule(
         "sentry-keyed",
         "Sentry token beside the word sentry",
-        tuple(_Anchor(form, b64_run=True) for form in ("SENTRY", "sentry")),
+        tuple(_Anchor(form, key_word=True) for form in ("SENTRY", "sentry")),
         finder=_beside_vendor_word("sentry", r"[0-9a-fA-F]{64}"),
     ),
     _ShapeRule(
         "sidekiq-keyed",
         "Sidekiq Enterprise credentials beside their bundler variable",
         (
-            _Anchor("BUNDLE_ENTERPRISE__CONTRIBSYS__COM", b64_run=True),
-            _Anchor("BUNDLE_GEMS__CONTRIBSYS__COM", b64_run=True),
-            _Anchor("bundle_enterprise__contribsys__com", b64_run=True),
-            _Anchor("bundle_gems__contribsys__com", b64_run=True),
+            _Anchor("BUNDLE_ENTERPRISE__CONTRIBSYS__COM", key_word=True),
+            _Anchor("BUNDLE_GEMS__CONTRIBSYS__COM", key_word=True),
+            _Anchor("bundle_enterprise__contribsys__com", key_word=True),
+            _Anchor("bundle_gems__contribsys__com", key_word=True),
         ),
         finder=_beside_vendor_word(
             "bundle_enterprise__contribsys__com|bundle_gems__contribsys__com",
@@ -4693,7 +4702,7 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
         "snyk-keyed",
         "Snyk token (a UUID) beside the word snyk",
         (
-            _Anchor("SNYK", b64_run=True),
+            _Anchor("SNYK", key_word=True),
             _Anchor("snyk"),
         ),
         finder=_beside_vendor_word(
@@ -4704,8 +4713,8 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
         "sonar-keyed",
         "Sonar token beside the word sonar",
         (
-            _Anchor("SONAR", b64_run=True),
-            _Anchor("sonar", b64_run=True),
+            _Anchor("SONAR", key_word=True),
+            _Anchor("sonar", key_word=True),
         ),
         finder=_beside_vendor_word("sonar", r"[A-Za-z0-9=_-]{40}"),
     ),
@@ -4713,7 +4722,7 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
         "squarespace-keyed",
         "Squarespace key (a UUID) beside the word squarespace",
         (
-            _Anchor("SQUARESPACE", b64_run=True),
+            _Anchor("SQUARESPACE", key_word=True),
             _Anchor("squarespace"),
         ),
         finder=_beside_vendor_word(
@@ -4725,8 +4734,8 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
         "sumologic-keyed",
         "Sumo Logic access id or key beside the word sumo",
         (
-            _Anchor("SUMO", b64_run=True),
-            _Anchor("sumo", b64_run=True),
+            _Anchor("SUMO", key_word=True),
+            _Anchor("sumo", key_word=True),
         ),
         finder=_beside_vendor_word("sumo", r"[A-Za-z0-9]{64}|su[A-Za-z0-9]{12}"),
     ),
@@ -4734,7 +4743,7 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
         "travis-keyed",
         "Travis CI token beside the word travis",
         (
-            _Anchor("TRAVIS", b64_run=True),
+            _Anchor("TRAVIS", key_word=True),
             _Anchor("travis"),
         ),
         finder=_beside_vendor_word("travis", r"[A-Za-z0-9]{22}"),
@@ -4743,7 +4752,7 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
         "twitch-keyed",
         "Twitch token beside the word twitch",
         (
-            _Anchor("TWITCH", b64_run=True),
+            _Anchor("TWITCH", key_word=True),
             _Anchor("twitch"),
         ),
         finder=_beside_vendor_word("twitch", r"[A-Za-z0-9]{30}"),
@@ -4758,7 +4767,7 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
         "twitter-keyed",
         "Twitter (X) key, secret or token beside the word twitter",
         (
-            _Anchor("TWITTER", b64_run=True),
+            _Anchor("TWITTER", key_word=True),
             _Anchor("twitter"),
         ),
         finder=_beside_vendor_word(
@@ -4771,7 +4780,7 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
         "vault-keyed",
         "Legacy HashiCorp Vault token (s.<24>) beside the word vault",
         (
-            _Anchor("VAULT", b64_run=True),
+            _Anchor("VAULT", key_word=True),
             _Anchor("vault"),
         ),
         finder=_find_legacy_vault_token,
@@ -4780,7 +4789,7 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
         "yandex-keyed",
         "Yandex OAuth token, API key or access key beside the word yandex",
         (
-            _Anchor("YANDEX", b64_run=True),
+            _Anchor("YANDEX", key_word=True),
             _Anchor("yandex"),
         ),
         finder=_beside_vendor_word(
@@ -4792,7 +4801,7 @@ _VENDOR_RULES: tuple[_ShapeRule, ...] = (
     _ShapeRule(
         "zendesk-keyed",
         "Zendesk token beside the word zendesk",
-        tuple(_Anchor(form, b64_run=True) for form in ("ZENDESK", "zendesk")),
+        tuple(_Anchor(form, key_word=True) for form in ("ZENDESK", "zendesk")),
         finder=_beside_vendor_word("zendesk", r"[A-Za-z0-9]{40}"),
     ),
     # --- vendor token rules: end ---
@@ -5829,14 +5838,14 @@ def _noise_class(value: str) -> str:
 # - A literal whose rule guarantees a long alphanumeric body (`_Anchor.run_at`) is looked
 #   for only at the start of such a run, so long-bodied vendor tokens add no cost to text
 #   without long runs; `_Anchor.b64_run` literals only on the lines holding a base64 run
-#   of 32 (a gate, not a promise, for vendor words: see the vendor-keyword records), and
-#   `_Anchor.url_run` literals on the lines holding a base64url run of 32. Text without a
-#   run of 24 in base64 and base64url together (`_WIDE_RUN`) skips every run test, and
-#   only text that holds one is searched for `_Anchor.wide_run` literals and tried with
-#   the finders of "wide-run" rules.
+#   of 32, and `_Anchor.url_run` literals on the lines holding a base64url run of 32.
+#   Text without a run of 24 in base64 and base64url together (`_WIDE_RUN`) skips every
+#   run test; only text that holds one is searched for `_Anchor.wide_run` literals, tried
+#   with the finders of "wide-run" rules, and searched for vendor words
+#   (`_Anchor.key_word`) just before its assigned runs.
 # - An anchored rule tries its regular expression only where one of its literals occurs.
 # The gate may only switch a rule OFF where it cannot match: outputs are those of running
-# every rule everywhere.
+# every rule everywhere (the vendor words' gate is the one documented exception).
 
 
 class _Compiled(NamedTuple):
@@ -5938,10 +5947,11 @@ _CONTAINED: dict[str, frozenset[str]] = {
 _PROMISES: dict[str, set[int | None]] = {}  # literal -> run offsets promised (-1: base64)
 for _anchor in _ANCHORS:
     _promise = -1 if _anchor.b64_run else -2 if _anchor.url_run else _anchor.run_at
-    _promise = -3 if _anchor.wide_run else _promise
+    _promise = -3 if _anchor.wide_run else -4 if _anchor.key_word else _promise
     _PROMISES.setdefault(_anchor.literal, set()).add(_promise)  # (-2: base64url, -3: wide)
 del _anchor, _promise
 _B64_RUN_LITERALS = tuple(sorted(lit for lit, at in _PROMISES.items() if at == {-1}))
+_KEY_WORD_LITERALS = tuple(sorted(lit for lit, at in _PROMISES.items() if at == {-4}))
 _URL_RUN_LITERALS = tuple(
     (lit, lit.encode()) for lit, at in sorted(_PROMISES.items()) if at == {-2}
 )
@@ -5983,6 +5993,7 @@ _SHORT_LITERALS = (
     - frozenset(_B64_RUN_LITERALS)
     - frozenset(lit for lit, _ in _URL_RUN_LITERALS)
     - frozenset(_WIDE_RUN_LITERALS)
+    - frozenset(_KEY_WORD_LITERALS)
 )
 
 # Each literal is found through its rarest character (rarest first in this ranking, measured
@@ -6010,7 +6021,9 @@ _RARE_STOPS = frozenset(
     if c.isupper() or c.isdigit()
 )
 
-_SHARED_STOP_LITERALS = frozenset(lit for lit in _B64_RUN_LITERALS if _RARE_STOPS.intersection(lit))
+_SHARED_STOP_LITERALS = frozenset(
+    lit for lit in _B64_RUN_LITERALS + _KEY_WORD_LITERALS if _RARE_STOPS.intersection(lit)
+)
 # The key-name layer's literals (a tool's or a call's name) stop at a rare stop they hold
 # too, so they add no stop character of their own (`new PDO(` stops at `P`, not at `D`).
 _AT_RARE_STOPS = _SHARED_STOP_LITERALS | frozenset(
@@ -6122,6 +6135,15 @@ for _lit in sorted(frozenset(_B64_RUN_LITERALS) - _SHARED_STOP_LITERALS):
     _B64_BY_LOWER[_low] = (*_B64_BY_LOWER.get(_low, ()), (_lit, _lit.encode()))
 del _lit, _low
 _B64_RUN_32 = b"a" * 32
+# Vendor words, by their lower-case form: every spelling of one switches on its rule. (A
+# test with `in` for each beats one expression for all: the windows are short, and the
+# expression would try every word at every letter.)
+_KEY_WORD_SPELLINGS: dict[bytes, tuple[str, ...]] = {}
+for _lit in _KEY_WORD_LITERALS:
+    _low = _lit.lower().encode()
+    _KEY_WORD_SPELLINGS[_low] = (*_KEY_WORD_SPELLINGS.get(_low, ()), _lit)
+del _lit, _low
+_KEY_WORD_BACK = 64  # characters before a run where the key's vendor word is looked for
 
 
 def _prefilter_keys(text: str, prefilter: _Prefilter) -> set[str]:
@@ -6180,6 +6202,29 @@ class _Scan(NamedTuple):
 _NOTHING = _Scan(frozenset(), False)
 
 
+def _key_windows(raw: bytes, wide: bytes) -> bytes:
+    """The lower-cased text just before each run of `_WIDE_RUN` (`wide` classes it) that
+    can be an assigned value, on its line: where a key names its value's vendor. A value
+    follows `=`, `:` or `=>` (blanks, a quote and a short prefix such as `pk.` between)
+    and holds a digit, as a vendor word's expression requires; most runs in code are
+    names and fail. Joined by line breaks."""
+    windows: list[bytes] = []
+    pos = wide.find(_WIDE_RUN_BYTES)
+    while pos != -1:
+        end = wide.find(b" ", pos)
+        end = len(wide) if end == -1 else end
+        assigned = _ASSIGNED_BEFORE.search(raw, max(0, pos - 20), pos) is not None
+        if assigned and _DIGIT_BYTES.search(raw, pos, end) is not None:
+            line = raw.rfind(b"\n", 0, pos) + 1
+            windows.append(raw[max(line, pos - _KEY_WORD_BACK) : pos])
+        pos = wide.find(_WIDE_RUN_BYTES, end)
+    return b"\n".join(windows).lower()
+
+
+_ASSIGNED_BEFORE = re.compile(rb"[=:>][ \t]*[\"'`]?[A-Za-z0-9._~+/-]{0,12}\Z")
+_DIGIT_BYTES = re.compile(rb"[0-9]")
+
+
 def _run_lines(raw: bytes, folded: bytes) -> bytes:
     """The lines of `raw` that hold a run of 32 (`folded` classes it), joined."""
     lines: list[bytes] = []
@@ -6202,6 +6247,10 @@ def _scan(text: str) -> _Scan:
         return _scanned(keys, False)
     keys.update(lit for lit in _WIDE_RUN_LITERALS if lit in text)
     keys.update(key for key, finder in _WIDE_RUN_FINDERS if finder(text))
+    windows = _key_windows(raw, wide)
+    for word, forms in _KEY_WORD_SPELLINGS.items() if windows else ():
+        if word in windows:
+            keys.update(forms)
     if _RUN_30 not in wide:
         return _scanned(keys, False)
     folded = raw.translate(_B64_TABLE)

@@ -141,7 +141,10 @@ def test_gates_are_derived_from_records() -> None:
     assert literals == sr._LITERALS
     url = {lit for lit, _ in sr._URL_RUN_LITERALS}
     wide = set(sr._WIDE_RUN_LITERALS)
-    gated = sr._LONG_LITERALS | set(sr._B64_RUN_LITERALS) | url | wide
+    words = set(sr._KEY_WORD_LITERALS)
+    gated = sr._LONG_LITERALS | set(sr._B64_RUN_LITERALS) | url | wide | words
+    assert not sr._SHORT_LITERALS & words
+    assert {w for forms in sr._KEY_WORD_SPELLINGS.values() for w in forms} == words
     assert sr._SHORT_LITERALS | gated == literals
     assert not sr._SHORT_LITERALS & wide
     wide_rules = {key for key, _ in sr._WIDE_RUN_FINDERS}

@@ -407,6 +407,21 @@ KEYED_SAMPLES: dict[str, tuple[str, str]] = {
 _B64_RUN = re.compile(r"[A-Za-z0-9+/]{32}")
 
 
+def _word_before_an_assigned_run(word: str, text: str) -> bool:
+    """The gate of a vendor word (`key_word`), written out: the word, in any case, within
+    64 characters before a run of 24 base64 and base64url characters on its line that
+    follows `=`, `:` or `>` (blanks, a quote, 12 characters of prefix between) and holds
+    a digit."""
+    for line in text.splitlines():
+        for run in re.finditer(r"[A-Za-z0-9+/_-]{24,}", line):
+            before = line[: run.start()]
+            assigned = re.search(r"[=:>][ \t]*[\"'`]?[A-Za-z0-9._~+/-]{0,12}\Z", before[-20:])
+            digit = re.search("[0-9]", run.group())
+            if assigned and digit and word.lower() in before[-64:].lower():
+                return True
+    return False
+
+
 def _keyed_forms(name: str) -> list[tuple[str, str]]:
     """(text, value) for the word in UPPER and lower case, in env, JSON and YAML syntax."""
     word, spec = KEYED_SAMPLES[name]
@@ -430,9 +445,8 @@ def test_keyed_value_beside_its_vendor_word(name: str) -> None:
         # values; an UPPER spelling that holds a prefilter stop is looked for everywhere)
         anchor = next(a for a in rule.anchors if a.literal in text)
         got = redact_secret_shapes(text)
-        lines = text.splitlines()
-        gated = anchor.b64_run and anchor.literal not in sr._SHARED_STOP_LITERALS
-        if gated and not any(anchor.literal in x and _B64_RUN.search(x) for x in lines):
+        gated = anchor.key_word and anchor.literal not in sr._SHARED_STOP_LITERALS
+        if gated and not _word_before_an_assigned_run(anchor.literal, text):
             assert name not in got.shapes, (text, got)
             continue
         assert value not in got.text, (text, got)
@@ -578,29 +592,36 @@ def _index(name: str) -> int:
     return [rule.name for rule in sr._VENDOR_RULES].index(name)
 
 
-def test_a_vendor_word_under_the_run_gate_is_looked_for_on_lines_holding_a_run() -> None:
-    # a 24-character Atlassian value holds no 32-character base64 run: its word is looked
-    # for only on a line that holds one, so an unrelated run on another line does not
-    # change the verdict (a documented limit), and a run on the value's own line does
+def test_a_vendor_word_is_looked_for_before_an_assigned_run() -> None:
+    # a 24-character Atlassian value is a run of 24: its word, just before it, is found
     value = token_of("{AN 24}", 3)
-    other_run = "cache " + token_of("{AN 40}", 4)
+    run = token_of("{AN 40}", 4)
     alone = f"atlassian_org_id={value}"  # a neutral key: the key-name layer stays out
 
-    def found(text: str) -> bool:
-        return "atlassian-keyed" in redact_secret_shapes(text).shapes
+    def found(text: str, name: str = "atlassian-keyed") -> bool:
+        return name in redact_secret_shapes(text).shapes
 
-    assert not found(alone)
-    assert not found(f"{alone}\n{other_run}\n")
-    assert not found(f"{other_run}\n{alone}")
-    beside = f"{alone} {other_run}"
-    assert found(beside) and value not in redact_secret_shapes(beside).text
-    # lines are found by byte offsets: characters before the run that take two or more
-    # bytes in UTF-8 do not shift the line
-    assert found("caf\u00e9 \u2603 " + beside)
-    assert found(f"\u00e9\n\u2603{beside}\n\u00e9")
-    assert not found(f"\u2603{alone}\n\u00e9 {other_run}")
-    # the UPPER spelling holds `A`, where the prefilter stops anyway: looked for everywhere
-    assert found(alone.upper().replace(value.upper(), value))
+    assert found(alone) and value not in redact_secret_shapes(alone).text
+    assert found(f'{{"Atlassian": "{value}"}}')  # in any letter case
+    # a 14-character Sumo Logic id (`su` and 12) is not one (the documented limit): its
+    # word is looked for only before another run that is assigned and holds a digit, close
+    # on its line
+    short = f"sumo_id=su{token_of('{AN 12}', 5)}"
+    assert not found(short, "sumologic-keyed")
+    assert found(f"{short} cache={run}", "sumologic-keyed")
+    assert not found(f"{short} cache {run}", "sumologic-keyed")  # not assigned
+    assert not found(f"{short} cache={'ab' * 20}", "sumologic-keyed")  # no digit
+    assert not found(f"{short}\ncache={run}", "sumologic-keyed")  # another line
+    assert not found(f"{short} {'x' * 64} cache={run}", "sumologic-keyed")  # too far
+    # windows are cut by byte offsets: characters before the run that take two or more
+    # bytes in UTF-8 do not shift them
+    assert found("caf\u00e9 \u2603 " + f"{short} cache={run}", "sumologic-keyed")
+    assert found(f"\u00e9\n\u2603{short} cache={run}\n\u00e9", "sumologic-keyed")
+    # an UPPER spelling that holds a character the prefilter stops at anyway is found
+    # everywhere (TRAVIS beside 22 characters, no run of 24); SUMO holds none: gated too
+    assert "TRAVIS" in sr._SHARED_STOP_LITERALS and "SUMO" not in sr._SHARED_STOP_LITERALS
+    assert found("TRAVIS_ID=" + token_of("{AN 22}", 6), "travis-keyed")
+    assert not found(short.upper().replace("SU", "su", 1), "sumologic-keyed")
     # a prefix whose body is base64url is looked for beside a run of letters, digits, `-`
     # and `_`, which its body is: a Fly.io token whose body `-` breaks into pieces of 10 is
     # found alone; one whose body `.` breaks (the limit's other example) passes alone and
@@ -609,7 +630,7 @@ def test_a_vendor_word_under_the_run_gate_is_looked_for_on_lines_holding_a_run()
     assert len(fly) == 4 + 43 and "flyio-token" in redact_secret_shapes(fly).shapes
     oauth = "pscale_oauth_" + ".".join(token_of("{AN 10}", seed) for seed in range(4))
     assert "planetscale-token" not in redact_secret_shapes(oauth).shapes
-    assert "planetscale-token" in redact_secret_shapes(f"{oauth} {other_run}").shapes
+    assert "planetscale-token" in redact_secret_shapes(f"{oauth} cache {run}").shapes
 
 
 def test_b64_gated_records_keep_their_promise() -> None:
