@@ -1364,7 +1364,8 @@ def _find_long_b64_storage(text: str) -> _Spans:
 #    `change the admin password to v`), and the labels of runbooks and chat: markup
 #    (`**Password:** v`, `*Token:* v`, `Password:: v`, `password :: v`), an arrow or a dash
 #    between blanks (`Password -> v`, `secret key – v`), `is` (`the db password is v`),
-#    a prompt (`Password for user u: v`), a table's next cell (`| Password | v |`,
+#    a prompt (`Password for user u: v`, `password for x is v`, `API key in `f.yml`: v`),
+#    a table's next cell (`| Password | v |`,
 #    `<th>Password</th><td>v</td>`, `<dt>K</dt><dd>v</dd>`), a definition (`Password` /
 #    `: v`), `with password v`, a user's pair (`User/Pass: u / v`, `creds: u / v`), and
 #    the column under a table's header cell (`System,Login,Password` then `a,b,v` rows; a
@@ -1379,8 +1380,10 @@ def _find_long_b64_storage(text: str) -> _Spans:
 #    a tool's positional password (Redis `AUTH [user] v`, `rabbitmqctl add_user u v`,
 #    `htpasswd -b file u v`), a `user:v` or `user%v` pair (httpie `-a`, Samba `-U`),
 #    FreeRDP `/p:v`, a quoted `"Bearer v"` literal, Oracle's `sqlplus user/v@db` and
-#    `SQL> connect user/v`, a Terraform `random_password`'s `"result"` in state, and a
-#    variable's value on the line after `printenv K` or `echo $K`.
+#    `SQL> connect user/v`, a Terraform `random_password`'s `"result"` in state, the value
+#    a secret-printing command shows alone on the next line (`vault kv get -field=`,
+#    `kubectl get secret ... | base64 -d`), and a variable's value on the line after
+#    `printenv K` or `echo $K`.
 #    A value found (8 characters or more) is a secret wherever else the text repeats it as a
 #    whole token (`_echoes`).
 # 3. The VALUE is a literal: quoted, the text between the quotes (and the literals of the
@@ -1412,7 +1415,9 @@ _KEYED_TAIL = r"""
       |::(?=[ \t])                           # AsciiDoc `Password:: v`, org `password :: v`
       |:(?![:=/\\])|,|>|\((?=["'])
       |(?<=[ \t])(?:->|\u2192|\u2013|\u2014|-|is:?)(?=[ \t])  # prose: K -> v, K \u2013 v, K is v
-      |for[ \t]+(?:'[^'\n]{1,120}'|"[^"\n]{1,120}"|[^\s:'"][^\n:'"]{0,80}):(?=[ \t])  # a prompt
+      |for[ \t]+(?:'[^'\n]{1,120}'|"[^"\n]{1,120}"|[^\s:'"][^\n:'"]{0,80})(?::|[ \t]is)(?=[ \t])
+                                             # a prompt: for user u: v; prose: for x is v
+      |in[ \t]+`[^`\n]{1,120}`:(?=[ \t])       # a place in prose: the key in `app.yml`: v
       |\|(?=[ \t]*[^\s|])                    # a table's cell: | Password | v |
       |(?=[ \t])
       |\r?\n(?=[ \t]+value:)               # an env list: `- name: K` / `value: v`
@@ -1460,7 +1465,8 @@ _KEY_QUALIFIERS = frozenset(
 # After a `key` that a blank qualifies: `API key: v`, `API key = v`, and a label's forms
 # (`**API key**: v`, `| API key | v |`, `API key -> v`, `secret key is v`, `</td>`).
 _ASSIGNED_KEY = _ascii_re(
-    r"(?:\*{1,2}|__)?[ \t]?(?:[:=|<]|\r?\n:|(?:->|\u2192|\u2013|\u2014|-|is:?)[ \t])"
+    r"(?:\*{1,2}|__)?[ \t]?(?:[:=|<]|\r?\n:|(?:->|\u2192|\u2013|\u2014|-|is:?)[ \t]"
+    r"|(?:for[ \t][^\n:'\"]{1,80}|in[ \t]+`[^`\n]{1,120}`):[ \t])"  # API key for staging: v
 )
 _LONG_NOUNS = frozenset(("password", "passwd", "passphrase", "secret", "token", "credential"))
 _COMPOUNDS = {  # storepass, requirepass, SSHPASS, masterauth, nslcd's bindpw, curl's USERPWD
@@ -1752,7 +1758,7 @@ def _prose_secret(value: str, noun: str) -> bool:
         and any(c.isalpha() for c in value)
         and _VERSION_LIKE.fullmatch(value) is None
         and _SOURCE_LOCATION.search(value) is None
-        and not value.startswith(("/", "./", "../", "~/"))
+        and not value.startswith(_PATH_STARTS)
         and not value.endswith(("-", "_", "."))  # a prefix: `(sk-ant-)`, `(ghp_)`
         and not any(c in value for c in "<>*")  # a shape described: `(dt0c01.<24>.<64>)`
         and not _is_placeholder(value, noun)
@@ -2247,7 +2253,7 @@ def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int
         sep = "="  # Makefile: API_KEY ?= v; R: api_key <- "v"; Ruby, JS: KEY ||= "v"
     elif sep in _PROSE_SEPARATORS:
         sep = "="  # a label in prose: `Password -> v`, `the prod password is v`
-    elif (sep[:1] == ":" and sep[1:2] in ("*", "_", ":")) or sep.startswith("for"):
+    elif (sep[:1] == ":" and sep[1:2] in ("*", "_", ":")) or sep.startswith(("for", "in")):
         sep = ":"  # `**Password:** v`, `Password:: v`, `Password for user u: v`
     elif sep == "|" and not _TABLE_LABEL.search(text, max(0, key_start - 48), key_start):
         return None  # a cell follows a cell: `| DB password | v |`, not `a || password | v`
@@ -2807,6 +2813,8 @@ def _find_keyed_special(text: str, lowered: str, present: frozenset[str]) -> _Sp
         out.extend(_random_password_results(text))
     if _BEARER in present:
         out.extend(_bearer_literals(text))
+    if not present.isdisjoint(_PRINT_LITERALS):
+        out.extend(_printed_secrets(text))
     out.extend(_handed_over(text, lowered))
     return out
 
@@ -2908,6 +2916,49 @@ _ECHOED = _ascii_re(
     r"(?:printenv[ \t]+|echo[ \t]+\"?\$\{?)([A-Za-z_][A-Za-z0-9_]*)\}?\"?[ \t]*\r?\n"
     r"([^\s\"'`]+)[ \t]*(?=\r?\n|\Z)"
 )
+
+
+# A command that prints a stored secret's value, and that value alone on the next line: a
+# Kubernetes secret's field through `base64 -d`, AWS Secrets Manager's `--output text`,
+# `vault kv get -field=`, `gcloud secrets versions access`, `az keyvault secret show
+# --query value`, the macOS keychain's `-w`, `pass show`, 1Password's `op read`. What it
+# prints is the secret, whatever its key: only a placeholder or a reference is left alone.
+_PRINTED_SECRET = _ascii_re(
+    r"""(?x)(?:
+      kubectl[ \t][^\n]{0,200}?\bget[ \t]+secrets?[ \t][^\n]{0,200}?jsonpath=[^\n]{0,160}?
+        \|[ \t]*base64[ \t]+(?:-d|-D|--decode)
+    | aws[ \t]+secretsmanager[ \t]+get-secret-value[ \t][^\n]{0,300}?--output[ \t]+text
+    | vault[ \t]+(?:kv[ \t]+get|read)[ \t][^\n]{0,200}?-field=
+    | gcloud[ \t]+secrets[ \t]+versions[ \t]+access[ \t]
+    | az[ \t]+keyvault[ \t]+secret[ \t]+show[ \t][^\n]{0,300}?--query[ \t]+["']?value\b
+    | security[ \t]+find-(?:generic|internet)-password[ \t](?=[^\n]{0,200}?[ \t]-w\b)
+    | (?<![A-Za-z0-9_-])(?:go)?pass[ \t]+show[ \t]
+    | (?<![A-Za-z0-9_-])op[ \t]+read[ \t]+["']?op://
+    )[^\n]{0,300}\n(?P<v>[^\s]{6,1024})[ \t]*(?=\r?\n|\Z)"""
+)
+_PRINT_LITERALS = frozenset(
+    (
+        *("jsonpath=", "get-secret-value", "-field=", "versions access", "keyvault secret"),
+        *("find-generic-password", "find-internet-password", "pass show", "op://"),
+    )
+)
+
+
+def _printed_secrets(text: str) -> _Spans:
+    """The values `_PRINTED_SECRET` finds after a command that runs on its own line: one
+    inside `$(...)`, backticks or an assignment prints nothing there."""
+    out: _Spans = []
+    for m in _PRINTED_SECRET.finditer(text):
+        before = text[text.rfind("\n", 0, m.start()) + 1 : m.start()]
+        value = m.group("v")
+        if any(mark in before for mark in ("$(", "`", "=")) or value.startswith(_PATH_STARTS):
+            continue
+        if _literal_secret(value):
+            out.append(m.span("v"))
+    return out
+
+
+_PATH_STARTS = ("/", "./", "../", "~/")  # the next line runs a script: not printed output
 
 
 def _positional_values(text: str, flags: set[str], present: frozenset[str]) -> _Spans:
@@ -3077,6 +3128,7 @@ def _bearer_literals(text: str) -> _Spans:
 
 _KEYED_LITERALS = (
     frozenset(("rabbitmqctl", "htpasswd", "printenv", _RANDOM_PASSWORD, _BEARER))
+    | _PRINT_LITERALS
     | _RDP_LITERALS
     | frozenset(("echo $", 'echo "$'))
     | frozenset(literal for _, literal in _TOOL_PATTERNS)

@@ -2178,3 +2178,61 @@ def test_html_columns_and_prose_stay_linear() -> None:
         lambda: redact_secret_shapes(" as the password " * 12000),
         lambda: redact_secret_shapes("password (" * 20000),
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# A stored secret printed by the command before it; a key for a place, in prose
+# ---------------------------------------------------------------------------------------------
+
+_O = "Zr8#kQ2m" + "Xv5Lp9"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "$ kubectl get secret db -n prod -o jsonpath='{.data.password}' | base64 -d\n" + _O,
+        '$ kubectl get secrets app -o jsonpath="{.data.tok}" | base64 --decode\n' + _O + "\n$ ",
+        "$ aws secretsmanager get-secret-value --secret-id prod/db --query SecretString"
+        " --output text\n" + _O,
+        "$ vault kv get -field=password secret/app\n" + _O + "\n",
+        "$ vault read -field=token auth/x\n" + _O,
+        "$ gcloud secrets versions access latest --secret=db-password\n" + _O,
+        "$ az keyvault secret show --vault-name kv --name db --query value -o tsv\n" + _O,
+        "$ security find-generic-password -s github -w\n" + _O,
+        "$ pass show prod/db\n" + _O,
+        '$ op read "op://Prod/db/password"\n' + _O,
+        "Note: mysql password for analytics (staging) is " + _O + "; pasted earlier",
+        "* deploy key for `search-svc`: " + _O,
+        "the API key for staging: " + _O,
+        "I found the api key in `config/secrets.yml`: `" + _O + "`.",
+    ],
+)
+def test_printed_and_placed_values_are_redacted(text: str) -> None:
+    out = redact_secret_shapes(text)
+    assert _O not in out.text and out.shapes == ("keyed-secret",), out.text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "$ kubectl get secret db -n prod -o jsonpath='{.data.password}' | base64 -d\n",
+        "$ kubectl get secret db -o yaml\napiVersion: v1",
+        "$ vault kv get -field=password secret/app\nNo value found at secret/data/app",
+        "$ aws secretsmanager get-secret-value --secret-id x --output text\nchangeme",
+        "$ pass show prod/db\n${DB_PASSWORD}",
+        "$ gcloud secrets versions access latest --secret=x\n\n",
+        "$ kubectl get pods\nweb-7d9f8c6b5-x2x9z   1/1   Running",
+        # inside a substitution or an assignment the command prints nothing on the next line
+        "export KEY=$(op read op://prod/app/key)\n./scripts/deploy.sh",
+        "docker run -e PW=$(vault kv get -field=password secret/x) mysql\nb1c2d3e4f5a6b7c8",
+        "TOKEN=`pass show ci/token`\nb1c2d3e4f5a6b7c8",
+        "$ pass show prod/db\n./scripts/next.sh",
+        "The password for this account is required.",
+        "the API key for staging is stored in vault",
+        "password for user alice: see 1Password",
+        "the api key in `config/secrets.yml`: see the file",
+        "API key for the service: <your key>",
+    ],
+)
+def test_printed_and_placed_without_a_value_stay(text: str) -> None:
+    assert redact_secret_shapes(text) == (text, ())
