@@ -6187,14 +6187,14 @@ for _lit in sorted(frozenset(_B64_RUN_LITERALS) - _SHARED_STOP_LITERALS):
     _B64_BY_LOWER[_low] = (*_B64_BY_LOWER.get(_low, ()), (_lit, _lit.encode()))
 del _lit, _low
 _B64_RUN_32 = b"a" * 32
-# Vendor words, by their lower-case form: every spelling of one switches on its rule. (A
-# test with `in` for each beats one expression for all: the windows are short, and the
-# expression would try every word at every letter.)
-_KEY_WORD_SPELLINGS: dict[bytes, tuple[str, ...]] = {}
+# Vendor words, by their lower-case form (every spelling of one switches on its rule),
+# found in the key windows by a prefilter of their own: a test with `in` for each word
+# costs a call per word, one alternation of all tries every word at every letter.
+_KEY_WORD_SPELLINGS: dict[str, tuple[str, ...]] = {}
 for _lit in _KEY_WORD_LITERALS:
-    _low = _lit.lower().encode()
-    _KEY_WORD_SPELLINGS[_low] = (*_KEY_WORD_SPELLINGS.get(_low, ()), _lit)
-del _lit, _low
+    _KEY_WORD_SPELLINGS[_lit.lower()] = (*_KEY_WORD_SPELLINGS.get(_lit.lower(), ()), _lit)
+del _lit
+_PREFILTER_KEY_WORDS = _build_prefilter(frozenset(_KEY_WORD_SPELLINGS), False)
 _KEY_WORD_BACK = 64  # characters before a run where the key's vendor word is looked for
 
 
@@ -6300,9 +6300,10 @@ def _scan(text: str) -> _Scan:
     keys.update(lit for lit in _WIDE_RUN_LITERALS if lit in text)
     keys.update(key for key, finder in _WIDE_RUN_FINDERS if finder(text))
     windows = _key_windows(raw, wide)
-    for word, forms in _KEY_WORD_SPELLINGS.items() if windows else ():
-        if word in windows:
-            keys.update(forms)
+    if windows:
+        # (a window cut at a byte offset may split a character: its bytes are no word)
+        for word in _prefilter_keys(windows.decode("utf-8", "ignore"), _PREFILTER_KEY_WORDS):
+            keys.update(_KEY_WORD_SPELLINGS[word])
     if _RUN_30 not in wide:
         return _scanned(keys, False)
     folded = raw.translate(_B64_TABLE)

@@ -228,3 +228,16 @@ def test_every_short_literal_is_found_behind_the_look_behind_of_its_stop() -> No
     for lit in sr._SHORT_LITERALS | sr._SHARED_STOP_LITERALS:
         assert lit in sr._prefilter_keys(f"( {lit} )", sr._PREFILTER_SHORT), lit
     assert sr._prefilter_keys("-" * 200 + "." * 200, sr._PREFILTER_SHORT) == set()
+
+
+_WORDS = sorted(sr._KEY_WORD_SPELLINGS)
+_WORD_PIECES = _WORDS + [word[: len(word) // 2] for word in _WORDS] + [" ", "_", "=", "x"]
+
+
+@given(st.lists(st.sampled_from(_WORD_PIECES)))
+def test_the_vendor_word_prefilter_finds_exactly_the_words_that_occur(pieces: list[str]) -> None:
+    # the truth is `in` for each lower-cased vendor word (none holds another)
+    text = "".join(pieces)
+    truth = {word for word in _WORDS if word in text}
+    assert sr._prefilter_keys(text, sr._PREFILTER_KEY_WORDS) == truth
+    assert not [(a, b) for a in _WORDS for b in _WORDS if a != b and a in b]

@@ -617,6 +617,9 @@ def test_a_vendor_word_is_looked_for_before_an_assigned_run() -> None:
     # bytes in UTF-8 do not shift them
     assert found("caf\u00e9 \u2603 " + f"{short} cache={run}", "sumologic-keyed")
     assert found(f"\u00e9\n\u2603{short} cache={run}\n\u00e9", "sumologic-keyed")
+    # a window's first byte inside a character of two or more bytes: never an error
+    for pad in range(3):
+        assert found("\u2603" * 30 + "x" * pad + f"{short} cache={run}", "sumologic-keyed")
     # an UPPER spelling that holds a character the prefilter stops at anyway is found
     # everywhere (TRAVIS beside 22 characters, no run of 24); SUMO holds none: gated too
     assert "TRAVIS" in sr._SHARED_STOP_LITERALS and "SUMO" not in sr._SHARED_STOP_LITERALS
