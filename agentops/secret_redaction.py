@@ -871,7 +871,8 @@ _DIGEST_NAME = _ascii_re(
     r"(?:/[A-Za-z0-9_.-]+)?"  # `checksum/config`: an annotation's name
     r"[\"']?[ \t]*(?:[:=.(][ \t]*\(?|[ \t]value=)?[ \t]*[\"']?(?:[0-9a-z]{1,8}/)?"  # `10c0/`
     r"|(?:containerd|docker|cri-o):(?://)?|\"(?:Id|ID|ContainerID)\"[ \t]*:[ \t]*\""  # inspect
-    r"|(?i:x-amz-(?:id-2|cf-id|request-id)|x-request-id|x-correlation-id)[ \t]*:[ \t]*"  # ids
+    r"|(?i:x-amz-(?:id-2|cf-id|request-id)|x-request-id|x-correlation-id"  # request ids,
+    r"|x-cloud-trace-context|traceparent|x-b3-traceid|x-trace-id)[ \t]*:[ \t]*"  # traces
     r")\Z"
 )
 # A JSON Web Key's public members (`n`, `e` of RSA; `x`, `y` of EC) before their value; the
@@ -1383,7 +1384,7 @@ def _find_long_b64_storage(text: str) -> _Spans:
 #    `SQL> connect user/v`, a Terraform `random_password`'s `"result"` in state, the value
 #    a secret-printing command shows alone on the next line (`vault kv get -field=`,
 #    `kubectl get secret ... | base64 -d`), and a variable's value on the line after
-#    `printenv K` or `echo $K`.
+#    `printenv K`, `echo $K`, `(Pdb) p settings.K` or Node's `> process.env.K`.
 #    A value found (8 characters or more) is a secret wherever else the text repeats it as a
 #    whole token (`_echoes`).
 # 3. The VALUE is a literal: quoted, the text between the quotes (and the literals of the
@@ -1511,6 +1512,7 @@ _PLACEHOLDER = re.compile(
     | change[_ -]?me | changeit | replace[_ -]?me | fixme | todo | tbd | tba
     | example | examples | sample | dummy | fake | test | testing | demo | foo | bar | baz
     | placeholder | redacted | hidden | masked | removed | omitted | secret | secrets
+    | value_specified_in_no_log_parameter                         # Ansible's no_log mask
     | password | passwd | pass | pwd | token | key | apikey | api[_ -]?key | credentials?
     | none | null | nil | nan | true | false | yes | no | on | off | undefined | unset
     | empty | default | required | optional | string | str | bytes | int | bool
@@ -1553,7 +1555,7 @@ _PLACEHOLDER_PART = _ascii_re(
 # Compose's `$$X`), as a shell's parameter alone (`$1`, `$@`), and a crypt hash (`$2b$...`);
 # other punctuation after it is a literal's (a Django key `'$9y)8)...'`).
 _REFERENCE = _ascii_re(
-    r"\$+[A-Za-z_{(]|\$(?:[0-9]+|[@*#?!-])\Z|\$[0-9a-z]{1,2}\$"  # $X, ${X}, $1, $2b$
+    r"\$+[A-Za-z_{(]|\$(?:[0-9]+|[@*#?!-])\Z|\$[0-9a-z]{1,2}\$|env:[A-Za-z_]"  # $X, $1, env:X
     r"|:[A-Za-z_]|![A-Za-z_]+(?:\s|\Z)|%\(|%[A-Za-z_][A-Za-z0-9_]*%|%env\("  # :x, %X%
     r"|\{\{|\{%|\{[A-Za-z_]|#\{|<%|@\{|\[\["  # templates: {{ x }}, {x}, #{x}, <%= %>
 )
@@ -2435,6 +2437,9 @@ def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int
                     return None
                 a, (b, after) = rest[0], wide
             value = text[a:b]
+    if quoted and len(value) > 2 and value[0] == value[-1] in "'\"" and value[0] not in value[1:-1]:
+        a, b = a + 1, b - 1  # a repr inside a JSON string (Sentry's vars): "password": "'v'"
+        value = text[a:b]
     if "[redacted:" in value or "<REDACTED:" in value:
         return None  # a token another rule put there (`Bearer [redacted:...]`)
     if quoted and key_quoted and " " in value and not _passphrase(value):
@@ -2815,6 +2820,8 @@ def _find_keyed_special(text: str, lowered: str, present: frozenset[str]) -> _Sp
         out.extend(_bearer_literals(text))
     if not present.isdisjoint(_PRINT_LITERALS):
         out.extend(_printed_secrets(text))
+    if not present.isdisjoint(_REPL_LITERALS):
+        out.extend(_repl_values(text))
     out.extend(_handed_over(text, lowered))
     return out
 
@@ -2942,6 +2949,28 @@ _PRINT_LITERALS = frozenset(
         *("find-generic-password", "find-internet-password", "pass show", "op://"),
     )
 )
+
+
+# A debugger or a REPL that prints a name's value on the next line: `(Pdb) p settings.KEY`,
+# `ipdb> p KEY`, Node's `> process.env.KEY`. Read as the assignment `KEY = 'v'`.
+_REPL_PRINT = _ascii_re(
+    r"(?:\(Pdb\)|ipdb>)[ \t]*(?:pp?[ \t]+)?(?:[A-Za-z_][A-Za-z0-9_]*\.)*(?P<k>[A-Za-z_]\w*)"
+    r"[ \t]*\r?\n(?P<q>['\"])(?P<v>[^'\"\n]{1,1024})(?P=q)[ \t]*(?=\r?\n|\Z)"
+    r"|process\.env\.(?P<ek>[A-Za-z_]\w*)[ \t]*\r?\n(?P<eq>['\"])(?P<ev>[^'\"\n]{1,1024})(?P=eq)"
+)
+_REPL_LITERALS = frozenset(("(Pdb)", "ipdb", "process.env."))
+
+
+def _repl_values(text: str) -> _Spans:
+    out: _Spans = []
+    for m in _REPL_PRINT.finditer(text):
+        group = "v" if m.group("v") is not None else "ev"
+        name, value = m.group("k") or m.group("ek"), m.group(group)
+        line = f"{name} = '{value}'"
+        start = len(name) + 4
+        if _find_keyed(line, frozenset()) == [(start, start + len(value))]:
+            out.append(m.span(group))
+    return out
 
 
 def _printed_secrets(text: str) -> _Spans:
@@ -3129,6 +3158,7 @@ def _bearer_literals(text: str) -> _Spans:
 _KEYED_LITERALS = (
     frozenset(("rabbitmqctl", "htpasswd", "printenv", _RANDOM_PASSWORD, _BEARER))
     | _PRINT_LITERALS
+    | _REPL_LITERALS
     | _RDP_LITERALS
     | frozenset(("echo $", 'echo "$'))
     | frozenset(literal for _, literal in _TOOL_PATTERNS)

@@ -1945,7 +1945,8 @@ def _o_label(before: str) -> bool:
         r"(?:/[A-Za-z0-9_.-]+)?"
         r"[\"']?[ \t]*(?:[:=.(][ \t]*\(?|[ \t]value=)?[ \t]*[\"']?(?:[0-9a-z]{1,8}/)?"
         r"|(?:containerd|docker|cri-o):(?://)?|\"(?:Id|ID|ContainerID)\"[ \t]*:[ \t]*\""
-        r"|(?i:x-amz-(?:id-2|cf-id|request-id)|x-request-id|x-correlation-id)[ \t]*:[ \t]*"
+        r"|(?i:x-amz-(?:id-2|cf-id|request-id)|x-request-id|x-correlation-id"
+        r"|x-cloud-trace-context|traceparent|x-b3-traceid|x-trace-id)[ \t]*:[ \t]*"
         r")\Z"
     )
     if re.search(public, before[-32:]) or re.search(digest, before[-32:]):

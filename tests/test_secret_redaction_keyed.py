@@ -2236,3 +2236,46 @@ def test_printed_and_placed_values_are_redacted(text: str) -> None:
 )
 def test_printed_and_placed_without_a_value_stay(text: str) -> None:
     assert redact_secret_shapes(text) == (text, ())
+
+
+# ---------------------------------------------------------------------------------------------
+# Logs: a debugger's print, a repr inside JSON; masks, references and trace ids that stay
+# ---------------------------------------------------------------------------------------------
+
+_L = "Tq7#nW3x" + "Lb9Kp2"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"vars": {"user": "\'reporting\'", "password": "\'' + _L + "'\"}}",  # Sentry
+        "(Pdb) p settings.API_KEY\n'" + _L + "'\n(Pdb) c",
+        "(Pdb) pp config.db_password\n'" + _L + "'",
+        "ipdb> p SECRET_KEY\n'" + _L + "'",
+        "> process.env.ADMIN_PASSWORD\n'" + _L + "'\n>",
+    ],
+)
+def test_printed_by_a_debugger_or_in_a_repr_is_redacted(text: str) -> None:
+    out = redact_secret_shapes(text)
+    assert _L not in out.text and out.shapes == ("keyed-secret",), out.text
+
+
+_TRACE = "5e0874771d0551f9c85d9cf5" + "6b881b0a"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "(Pdb) p settings.DEBUG\n'" + _L + "'",  # not a credential's name
+        "> process.env.NODE_ENV\n'production'",
+        "(Pdb) p settings.API_KEY\n'changeme'",
+        '{"password": "\', \'"}',
+        '{"module_args": {"login_password": "VALUE_SPECIFIED_IN_NO_LOG_PARAMETER"}}',  # Ansible
+        "x-cloud-trace-context: " + _TRACE + "/800747671247218398;o=1",
+        "traceparent: 00-" + _TRACE + "-00f067aa0ba902b7-01",
+        "postgres://app:env:STRIPE_KEY@db.internal:5432/auth",  # a reference, not a password
+        "password: env:DB_PASSWORD",
+    ],
+)
+def test_log_masks_references_and_traces_stay(text: str) -> None:
+    assert redact_secret_shapes(text) == (text, ())
