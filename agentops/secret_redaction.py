@@ -1397,7 +1397,8 @@ def _find_long_b64_storage(text: str) -> _Spans:
 #    `token: Optional[str]`), and placeholders (empty, `changeme`, `<password>`,
 #    `YOUR_API_KEY`, `xxx`, `****`, `...`, `example`, `dummy`, `test`, the credential words
 #    themselves, `None`/`null`/`true`, short all-digit numbers, unquoted all-lowercase
-#    words, a word and one digit, algorithm names, ascending-run filler, a value masked
+#    words, a word and one digit, algorithm names, ascending-run filler, punctuation
+#    without a letter or digit, a value masked
 #    with `****` or `####` inside, an unquoted value cut short with `...`).
 # Limits: a value with spaces that is not quoted is cut at the first space; a literal that
 # looks like code (`password = hunter`) or like a placeholder (`password = "test"`) passes;
@@ -1912,6 +1913,8 @@ def _is_placeholder(value: str, key_noun: str) -> bool:
     bare = value.strip()
     if len(bare) < 6 or _placeholder_word(bare):
         return True
+    if not any(ch.isalnum() for ch in bare):
+        return True  # punctuation alone (`_;;;==`, `-----`): filler, a rule, an operator
     if _reads_as_prose(bare):
         return True  # a message, a label, a translation
     lowered = bare.lower()

@@ -2275,6 +2275,8 @@ _TRACE = "5e0874771d0551f9c85d9cf5" + "6b881b0a"
         "traceparent: 00-" + _TRACE + "-00f067aa0ba902b7-01",
         "postgres://app:env:STRIPE_KEY@db.internal:5432/auth",  # a reference, not a password
         "password: env:DB_PASSWORD",
+        "pw=_;;;==",  # punctuation alone (found by the benign-text property test)
+        "password = '!@#$%^&*()'",
     ],
 )
 def test_log_masks_references_and_traces_stay(text: str) -> None:
