@@ -1378,7 +1378,8 @@ def _find_long_b64_storage(text: str) -> _Spans:
 #    cookies, the second literal given to a login or credential call, a literal that a
 #    later flag marks (`-AsPlainText`, `--password-stdin`), the value a secret store's
 #    write command is given (`secret set --value v`, `<<< v`, `echo v | ... secret put`),
-#    a tool's positional password (Redis `AUTH [user] v`, `rabbitmqctl add_user u v`,
+#    a tool's positional password (Redis `AUTH [user] v`, also in MONITOR's log; SMTP's
+#    `AUTH PLAIN <base64>` and AUTH LOGIN's password line; `rabbitmqctl add_user u v`,
 #    `htpasswd -b file u v`), a `user:v` or `user%v` pair (httpie `-a`, Samba `-U`),
 #    FreeRDP `/p:v`, a quoted `"Bearer v"` literal, Oracle's `sqlplus user/v@db` and
 #    `SQL> connect user/v`, a Terraform `random_password`'s `"result"` in state, the value
@@ -2476,9 +2477,14 @@ def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int
 
 
 # `auth` as a command: Redis `AUTH [user] v`, upper-case alone on its line or after a
-# prompt (`host:6379> auth v`), one or two words filling the line (prose holds more); and
-# HAProxy's `stats auth user:v`.
+# prompt (`host:6379> auth v`), one or two words filling the line (prose holds more), or
+# quoted in MONITOR's log; and HAProxy's `stats auth user:v`.
 _REDIS_PROMPT = _ascii_re(r"[^\s>]{1,64}>[ \t]*")
+# A command in Redis's MONITOR output: a timestamp, `[db client]`, then quoted arguments.
+_REDIS_MONITOR = _ascii_re(r"[0-9]{9,11}\.[0-9]{1,6}[ \t]+\[[^\]\n]{1,80}\][ \t]+\"")
+_MONITOR_ARGS = _ascii_re(
+    r"(?:\"[^\"\n]{1,256}\"[ \t]+)?\"(?P<v>[^\"\n]{1,1024})\"[ \t]*(?=\r?\n|\Z)"
+)
 _REDIS_ARGS = _ascii_re(
     r"(?:[^\s\"']+[ \t]+)?(?P<q>[\"']?)(?P<v>[^\s\"']+)(?P=q)[ \t]*(?=\r?\n|\Z)"
 )
@@ -2492,6 +2498,11 @@ def _auth_command(text: str, key_start: int, pos: int) -> tuple[int, int] | None
     if before.strip(" \t") == "stats":
         pair = _STATS_AUTH.match(text, pos)
         return pair.span("v") if pair and _literal_secret(pair.group("v")) else None
+    if _REDIS_MONITOR.fullmatch(before):  # MONITOR's log: `... "AUTH" ["user"] "v"`
+        monitored = _MONITOR_ARGS.match(text, pos)
+        if monitored is None or not _literal_secret(monitored.group("v")):
+            return None
+        return monitored.span("v")
     alone = not before.strip(" \t") and text.startswith("AUTH", key_start)
     if not alone and _REDIS_PROMPT.fullmatch(before) is None:
         return None
@@ -2825,6 +2836,8 @@ def _find_keyed_special(text: str, lowered: str, present: frozenset[str]) -> _Sp
         out.extend(_printed_secrets(text))
     if not present.isdisjoint(_REPL_LITERALS):
         out.extend(_repl_values(text))
+    if not present.isdisjoint(_SMTP_LITERALS):
+        out.extend(_smtp_credentials(text))
     out.extend(_handed_over(text, lowered))
     return out
 
@@ -2973,6 +2986,29 @@ def _repl_values(text: str) -> _Spans:
         start = len(name) + 4
         if _find_keyed(line, frozenset()) == [(start, start + len(value))]:
             out.append(m.span(group))
+    return out
+
+
+# SMTP authentication in a session log: `AUTH PLAIN <base64 of NUL, user, NUL, password>`,
+# and AUTH LOGIN's answer to `334 UGFzc3dvcmQ6` (base64 of `Password:`) on the next line.
+_SMTP_PLAIN = _ascii_re(r"AUTH[ \t]+PLAIN[ \t]+(?P<v>[A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])")
+_SMTP_LOGIN = _ascii_re(
+    r"334[ \t]+UGFzc3dvcmQ6[^\n]{0,64}\n[ \t]*(?:->|>>>|C:|send:)?[ \t]*'?"
+    r"(?P<v>[A-Za-z0-9+/]{4,}={0,2})(?![A-Za-z0-9+/=])"
+)
+_SMTP_LITERALS = frozenset(("AUTH PLAIN", "UGFzc3dvcmQ6"))
+
+
+def _smtp_credentials(text: str) -> _Spans:
+    out = [m.span("v") for m in _SMTP_LOGIN.finditer(text)]
+    for m in _SMTP_PLAIN.finditer(text):
+        blob = m.group("v")
+        try:
+            decoded = base64.b64decode(blob + "=" * (-len(blob) % 4), validate=True)
+        except (binascii.Error, ValueError):
+            continue
+        if decoded.count(b"\x00") == 2:  # authorization id, NUL, user, NUL, password
+            out.append(m.span("v"))
     return out
 
 
@@ -3162,6 +3198,7 @@ _KEYED_LITERALS = (
     frozenset(("rabbitmqctl", "htpasswd", "printenv", _RANDOM_PASSWORD, _BEARER))
     | _PRINT_LITERALS
     | _REPL_LITERALS
+    | _SMTP_LITERALS
     | _RDP_LITERALS
     | frozenset(("echo $", 'echo "$'))
     | frozenset(literal for _, literal in _TOOL_PATTERNS)

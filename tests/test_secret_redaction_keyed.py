@@ -10,6 +10,7 @@ holds a live-looking string.
 
 from __future__ import annotations
 
+import base64
 import json
 import random
 import string
@@ -2280,4 +2281,45 @@ _TRACE = "5e0874771d0551f9c85d9cf5" + "6b881b0a"
     ],
 )
 def test_log_masks_references_and_traces_stay(text: str) -> None:
+    assert redact_secret_shapes(text) == (text, ())
+
+
+_M = "kw6JKOLx" + "gJkx9crd3urG"
+_LOGIN = base64.b64encode(b"umbrella-quartz-" + b"unicorn7").decode()
+_PLAIN = base64.b64encode(b"\x00app@acme.example\x00Dune2023!+" + b"x").decode()
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ('1713176947.144661 [0 10.1.2.3:34820] "AUTH" "default" "' + _M + '"\n', _M),
+        ('1713176947.144661 [0 127.0.0.1:6379] "auth" "' + _M + '"', _M),  # Redis MONITOR
+        (
+            " -> AUTH LOGIN\n<-  334 VXNlcm5hbWU6\n -> YW5hbHl0aWNz\n<-  334 UGFzc3dvcmQ6\n -> "
+            + _LOGIN
+            + "\n<-  235 2.7.0 ok",
+            _LOGIN,
+        ),
+        ("C: AUTH PLAIN " + _PLAIN + "\nS: 235 2.7.0 Authentication successful", _PLAIN),
+        ("send: 'AUTH PLAIN " + _PLAIN + "\\r\\n'", _PLAIN),  # smtplib's debug output
+    ],
+)
+def test_redis_monitor_and_smtp_credentials_are_redacted(text: str, value: str) -> None:
+    out = redact_secret_shapes(text)
+    assert value not in out.text and out.shapes == ("keyed-secret",), out.text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '1713176947.144661 [0 10.1.2.3:3482] "AUTH" "default" "changeme"',
+        '1713176947.144661 [0 10.1.2.3:3482] "GET" "session"',
+        "S: 250-AUTH PLAIN LOGIN",
+        "C: AUTH PLAIN",
+        "<-  334 UGFzc3dvcmQ6\n -> =",
+        "C: AUTH PLAIN " + base64.b64encode(b"no-nul-separators-here").decode(),
+        "C: AUTH PLAIN " + base64.b64encode(b"\x00one-nul-only").decode(),
+    ],
+)
+def test_redis_and_smtp_without_a_credential_stay(text: str) -> None:
     assert redact_secret_shapes(text) == (text, ())
