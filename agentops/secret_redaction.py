@@ -2994,7 +2994,7 @@ def _repl_values(text: str) -> _Spans:
 _SMTP_PLAIN = _ascii_re(r"AUTH[ \t]+PLAIN[ \t]+(?P<v>[A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])")
 _SMTP_LOGIN = _ascii_re(
     r"334[ \t]+UGFzc3dvcmQ6[^\n]{0,64}\n[ \t]*(?:->|>>>|C:|send:)?[ \t]*'?"
-    r"(?P<v>[A-Za-z0-9+/]{4,}={0,2})(?![A-Za-z0-9+/=])"
+    r"(?P<v>[A-Za-z0-9+/]{8,}={0,2})(?:\\r\\n)?'?[ \t]*(?=\r?\n|\Z)"  # alone on its line
 )
 _SMTP_LITERALS = frozenset(("AUTH PLAIN", "UGFzc3dvcmQ6"))
 

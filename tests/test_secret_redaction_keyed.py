@@ -2317,6 +2317,7 @@ def test_redis_monitor_and_smtp_credentials_are_redacted(text: str, value: str) 
         "S: 250-AUTH PLAIN LOGIN",
         "C: AUTH PLAIN",
         "<-  334 UGFzc3dvcmQ6\n -> =",
+        "the line answering `334 UGFzc3dvcmQ6`, the\nserver's `Password:`, in an exchange",
         "C: AUTH PLAIN " + base64.b64encode(b"no-nul-separators-here").decode(),
         "C: AUTH PLAIN " + base64.b64encode(b"\x00one-nul-only").decode(),
     ],
