@@ -1748,6 +1748,7 @@ def _html_column_values(text: str, lowered: str, m: re.Match[str], headers: set[
     return out
 
 
+_PATH_STARTS = ("/", "./", "../", "~/")  # a path, or a line that runs a script: no value
 _SOURCE_LOCATION = _ascii_re(r"\.[A-Za-z]{1,5}(?::[0-9]+){1,2}\Z")  # verify.js:97:14
 # A value prose hands over after its key: `(v)`, the quotes or backticks around it left out.
 _PROSE_PAREN = _ascii_re(r"\((?P<q>[`'\"]?)(?P<v>[^\s()`'\"]{8,128})(?P=q)\)")
@@ -2973,6 +2974,7 @@ _REPL_PRINT = _ascii_re(
     r"(?:\(Pdb\)|ipdb>)[ \t]*(?:pp?[ \t]+)?(?:[A-Za-z_][A-Za-z0-9_]*\.)*(?P<k>[A-Za-z_]\w*)"
     r"[ \t]*\r?\n(?P<q>['\"])(?P<v>[^'\"\n]{1,1024})(?P=q)[ \t]*(?=\r?\n|\Z)"
     r"|process\.env\.(?P<ek>[A-Za-z_]\w*)[ \t]*\r?\n(?P<eq>['\"])(?P<ev>[^'\"\n]{1,1024})(?P=eq)"
+    r"[ \t]*(?=\r?\n|\Z)"
 )
 _REPL_LITERALS = frozenset(("(Pdb)", "ipdb", "process.env."))
 
@@ -3024,9 +3026,6 @@ def _printed_secrets(text: str) -> _Spans:
         if _literal_secret(value):
             out.append(m.span("v"))
     return out
-
-
-_PATH_STARTS = ("/", "./", "../", "~/")  # the next line runs a script: not printed output
 
 
 def _positional_values(text: str, flags: set[str], present: frozenset[str]) -> _Spans:
@@ -6335,7 +6334,7 @@ def _key_windows(raw: bytes, wide: bytes) -> bytes:
     while pos != -1:
         end = wide.find(b" ", pos)
         end = len(wide) if end == -1 else end
-        assigned = _ASSIGNED_BEFORE.search(raw, max(0, pos - 20), pos) is not None
+        assigned = _ASSIGNED_BEFORE.search(raw, max(0, pos - _ASSIGNED_BACK), pos) is not None
         if assigned and _DIGIT_BYTES.search(raw, pos, end) is not None:
             line = raw.rfind(b"\n", 0, pos) + 1
             windows.append(raw[max(line, pos - _KEY_WORD_BACK) : pos])
@@ -6344,6 +6343,7 @@ def _key_windows(raw: bytes, wide: bytes) -> bytes:
 
 
 _ASSIGNED_BEFORE = re.compile(rb"[=:>][ \t]*[\"'`]?[A-Za-z0-9._~+/-]{0,12}\Z")
+_ASSIGNED_BACK = 20  # bytes before a run read for its assignment: a bound, not a format
 _DIGIT_BYTES = re.compile(rb"[0-9]")
 
 
