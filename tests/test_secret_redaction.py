@@ -2319,6 +2319,46 @@ def test_the_discord_finder_sees_tokens_that_touch() -> None:
     assert len(sr._find_discord(f"{token} {token}")) == 2
 
 
+@given(st.from_regex(sr._NAMED_PUBLIC, fullmatch=True))
+def test_every_public_name_holds_a_word_of_its_cheap_test(name: str) -> None:
+    # the label test searches for these words first: a name without one would pass as a key
+    assert sr._PUBLIC_NAME_WORD.search(name.lower())
+
+
+@pytest.mark.parametrize(
+    "label",
+    [
+        'PublicKey = "',
+        "pubkey: ",
+        "certificate-authority-data: ",
+        'Checksum = "',
+        "shasum ",
+        '"digest": "',
+        "password_hash=",
+        "ETag: ",
+        'md5 "',
+        "b2sum ",
+        "sha256 ",
+        'h1 = "',
+        "zh:",
+        "bh=",
+        "code_challenge=",
+        "containerd://",
+        "docker://",
+        "cri-o://",
+        '"Id": "',
+        "x-amz-request-id: ",
+        "x-correlation-id: ",
+        "traceparent: ",
+        "x-cloud-trace-context: ",
+    ],
+)
+def test_a_value_named_public_is_kept(label: str) -> None:
+    # one name per branch of `_NAMED_PUBLIC` (and of its cheap first test)
+    value = "9f86d081884c7d659a2feaa0c55ad015" + "a3bf4f1b2b0b822cd15d6c15b0f00a08"
+    assert redact(f"{label}{value}") == (f"{label}{value}", ())
+
+
 def test_min_entropy_shortcut_constant_is_exact() -> None:
     # The shortcut may only skip the exact entropy when no character exceeds n / 2**3.5.
     assert sr._SQRT_2_POW_7 == 2**3.5
