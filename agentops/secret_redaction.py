@@ -167,7 +167,11 @@ Display:
   as a name and passes; an `Authorization` scheme not listed is kept only
   before a credential of 12 characters or more with a digit. Prose hands a value over
   only in brackets after its key or as `use v as the K` (8 characters or more with a
-  letter and a digit); other phrasings (`the key in config.yml is: v`) pass.
+  letter and a digit); other phrasings (`the key in config.yml is: v`) pass. A
+  bare `key` member passes unless its object's name qualifies it and the members
+  before it are flat (`"Jwt": {"Opts": {...}, "Key": v}` passes); a bare `salt`
+  passes (a password hash's); a cookie object passes unless a `"cookies"` list
+  comes before it or it holds a cookie's own members (`"domain"`, `"path"`...).
 - A ThingsBoard device token is seen only as 20 letters and digits in a
   device API path (`/api/v1/<token>/telemetry`); a Salesforce token only
   with its 15-character org id and a body of 80 or more characters.
@@ -1355,7 +1359,9 @@ def _find_long_b64_storage(text: str) -> _Spans:
 #    secret, token, credential(s), creds, auth, authorization, or `key` qualified by api,
 #    access, secret, private, signing, encryption, master, client, account, app, shared,
 #    session, storage, license, subscription, application and a few more, also across one
-#    blank (`DB_PASSWORD`, `stripeSecretKey`, `X-Api-Key`, `SECRET_KEY_BASE`, `API key:`).
+#    blank (`DB_PASSWORD`, `stripeSecretKey`, `X-Api-Key`, `SECRET_KEY_BASE`, `API key:`),
+#    or a bare `key` member of an object so named (`"Jwt": {"Key": v}`, YAML `Jwt:` over
+#    `  Key: v`), or `salt` qualified the same way (`AUTH_SALT`, `hash_salt`).
 #    A key whose last word is anything else names a property of the secret, not the secret
 #    (`PASSWORD_MIN_LENGTH`, `TOKEN_TYPE`, `api_key_header`, `max_tokens`, `secretKeyRef`).
 # 2. The key is ASSIGNED: `=`, `:`, `:=`, `=>`, `<-` (never `==`, `!=`, `<=`), an EDN
@@ -1456,10 +1462,17 @@ _KEYED_NOUNS: tuple[re.Pattern[str], ...] = tuple(
         ("k", r"e(?:y|(?<=toke)n)", "|(?P<cookie>ie(?<=cookie)" + _COOKIE_REST + ")"),
         ("cr", r"edentials?|eds|(?<=secr)et", ""),  # credential(s), creds, secret
         ("uth", r"(?<=auth)(?:orization)?", ""),  # auth, authorization
+        ("alt", r"(?<=salt)", ""),  # salt (qualified, as a key is)
     )
 )
 # The part a match holds -> the whole noun (its head sits len(noun) - len(part) earlier).
-_NOUN_PARTS = {"ken": "token", "cret": "secret", "uth": "auth", "uthorization": "authorization"}
+_NOUN_PARTS = {
+    "ken": "token",
+    "cret": "secret",
+    "uth": "auth",
+    "uthorization": "authorization",
+    "alt": "salt",
+}
 
 # Words that qualify `key` as a credential (`api_key`, `SecretKey`, `X-Api-Key`).
 _KEY_QUALIFIERS = frozenset(
@@ -1472,8 +1485,15 @@ _KEY_QUALIFIERS = frozenset(
         "routing",
         "integration",
         "fernet",
+        "logged_in",  # WordPress's LOGGED_IN_KEY
     )
 )
+# Words that qualify `salt` as a secret (WordPress's `AUTH_SALT`, Drupal's `hash_salt`); a
+# bare `salt` is a password hash's, stored beside it.
+_SALT_QUALIFIERS = frozenset(
+    ("auth", "nonce", "logged_in", "hash", "secret", "session", "cookie", "jwt", "app")
+)
+_QUALIFIED_NOUNS = {"key": _KEY_QUALIFIERS, "salt": _SALT_QUALIFIERS}
 # After a `key` that a blank qualifies: `API key: v`, `API key = v`, and a label's forms
 # (`**API key**: v`, `| API key | v |`, `API key -> v`, `secret key is v`, `</td>`).
 _ASSIGNED_KEY = _ascii_re(
@@ -1835,6 +1855,43 @@ _MAX_PARAMETER_LINES = 8  # lines of a YAML block read for its default: a bound,
 _YAML_ANCHOR = _ascii_re(r"&[A-Za-z0-9_.-]+[ \t]+(?=\S)")  # api_key: &key v
 
 
+# The name of an object before its opening brace (`"Jwt": {`, `jwt = {`), and a YAML
+# mapping's key alone on its line (`Jwt:`).
+_OBJECT_NAME = _ascii_re(r"[\"']?([A-Za-z0-9_-]{1,40})[\"']?[ \t]*[:=][ \t]*(?:\r?\n[ \t]*)?\Z")
+_BLOCK_NAME = _ascii_re(r"[ \t]*[\"']?([A-Za-z0-9_-]{1,40})[\"']?:[ \t]*(?:#[^\n]*)?\r?\Z")
+_MAX_PARENT_LINES = 16  # lines read up to a YAML key's parent: a bound, not a format
+
+
+def _holding_object(text: str, lowered: str, head: int) -> str:
+    """The lower-cased name of the object that holds the bare key at `head`, or "": its
+    JSON object's name when the members before the key are flat (`"Jwt": {"Issuer": x,
+    "Key": v}`), or the YAML key one indentation up. A `Key` under `Jwt` or `Encryption`
+    is that object's key, as `JwtKey` would be."""
+    quote = text[head - 1 : head]
+    if quote in ('"', "'") and text.startswith(quote, head + 3):
+        brace = text.rfind("{", max(0, head - _MAX_VALUE), head)
+        if brace == -1 or text.find("}", brace, head) != -1:
+            return ""  # no object, or a nested one closes before the key: not its member
+        name = _OBJECT_NAME.search(text, max(0, brace - 64), brace)
+        return "" if name is None else lowered[name.start(1) : name.end(1)]
+    line_start = text.rfind("\n", 0, head) + 1
+    indent = head - line_start
+    if not indent or text[line_start:head].strip(" "):
+        return ""  # not a YAML key indented under another
+    end = line_start - 1
+    for _ in range(_MAX_PARENT_LINES):
+        if end <= 0:
+            return ""
+        start = text.rfind("\n", 0, end) + 1
+        line = text[start:end]
+        depth = len(line) - len(line.lstrip(" "))
+        if line.strip() and not line.lstrip().startswith("#") and depth < indent:
+            name = _BLOCK_NAME.fullmatch(text, start, end)
+            return "" if name is None else lowered[name.start(1) : name.end(1)]
+        end = start - 1
+    return ""
+
+
 def _keyed_key_start(text: str, head: int) -> int:
     start = head
     while start > 0 and text[start - 1] in _KEY_CHARS:
@@ -1844,10 +1901,12 @@ def _keyed_key_start(text: str, head: int) -> int:
 
 def _noun_at_boundary(text: str, lowered: str, head: int, noun: str) -> bool:
     """The credential noun at `head` starts a word of the key (or a known compound)."""
-    if noun == "key":
+    qualifiers = _QUALIFIED_NOUNS.get(noun)
+    if qualifiers is not None:
         # the qualifier before `_`, `.`, `-`, or one blank when `:` or `=` follows the key
         # (`API key: v` in prose and logs; `the key is` stays prose, with no look-back)
-        if head > 0 and text[head - 1] == " " and not _ASSIGNED_KEY.match(text, head + 3):
+        after = head + len(noun)
+        if head > 0 and text[head - 1] == " " and not _ASSIGNED_KEY.match(text, after):
             return False
         end = head - 1 if head > 0 and text[head - 1] in "_.- " else head
         start = end
@@ -1855,7 +1914,12 @@ def _noun_at_boundary(text: str, lowered: str, head: int, noun: str) -> bool:
             start -= 1
             if text[start].isupper() and start > 0 and text[start - 1].islower():
                 break  # a camelCase hump starts the qualifier: stripeSecretKey
-        return lowered[start:end] in _KEY_QUALIFIERS
+        word = lowered[start:end]
+        if word == "in" and lowered.endswith("logged_", 0, start):
+            word = "logged_in"
+        if not word and noun == "key":
+            word = _holding_object(text, lowered, head)  # "Jwt": {"Key": v}
+        return word in qualifiers
     if head == 0 or not text[head - 1].isalnum():
         return True
     if text[head].isupper() and (text[head - 1].islower() or text[head - 1].isdigit()):
@@ -2381,7 +2445,8 @@ def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int
     ):
         return None  # only an XML element: <password>v</password>, <entry key="password">v
     name_start = max(key_start, text.rfind(".", key_start, head) + 1)
-    if _ACTION_PREFIX.match(text, name_start):
+    drupal = noun == "salt" and lowered.startswith("hash_", name_start)  # its site secret
+    if _ACTION_PREFIX.match(text, name_start) and not drupal:
         return None  # hash_password, verify_token, is_secret, max_token: about it, not it
     if sep == "(" and not (
         lowered.startswith("set", name_start) and text[name_start + 3].isupper()
@@ -2777,6 +2842,12 @@ _COOKIE_PAIR = _ascii_re(r"[ \t]*([^=;,\s\"'\\]+)=([^;,\s\"'\\]*)")
 _SESSION_COOKIE = _ascii_re(
     r"sess|sid|auth|token|login|remember|jwt|secret|csrf|xsrf|key|pass|ident"
 )
+# A cookie as a name/value object (a HAR file's `"cookies"`, a browser's export), on
+# lower-cased text: its name, its value after it in the same object, and the members that
+# say it is a cookie when no `"cookies"` list comes before it.
+_COOKIE_NAME_MEMBER = _ascii_re(r'"name"[ \t]*:[ \t]*"([^"\\\n]{1,128})"')
+_VALUE_MEMBER = _ascii_re(r'"?value"[ \t]*:[ \t]*"')
+_COOKIE_FIELDS = ('"domain"', '"path"', '"httponly"', '"expires"', '"samesite"', '"secure"')
 _LOGIN_CALL = _ascii_re(r"gin\((?<=login\()(?=[ \t]*[\"'])")  # smtp.login("user", "v"), from `gin(`
 
 
@@ -2832,6 +2903,8 @@ def _find_keyed_special(text: str, lowered: str, present: frozenset[str]) -> _Sp
                 out.append(span)
     if "secret" in lowered:
         out.extend(_secret_store_values(text, lowered))
+    if '"value"' in lowered:
+        out.extend(_cookie_objects(text, lowered))
     for m in _POETRY_BASIC.finditer(text) if "http-basic." in lowered else ():
         which = "q" if m.group("q") is not None else "bare"
         if _literal_secret(m.group(which)):
@@ -2849,6 +2922,30 @@ def _find_keyed_special(text: str, lowered: str, present: frozenset[str]) -> _Sp
     if not present.isdisjoint(_SMTP_LITERALS):
         out.extend(_smtp_credentials(text))
     out.extend(_handed_over(text, lowered))
+    return out
+
+
+def _cookie_objects(text: str, lowered: str) -> _Spans:
+    """The value of a session-like cookie given as a name/value object:
+    `{"name": "sessionid", "value": v, "path": "/"}` under a `"cookies"` list, or with a
+    cookie's own members (`"domain"`, `"httpOnly"`...) in the object."""
+    out: _Spans = []
+    listed = lowered.find('"cookies"')
+    for m in _COOKIE_NAME_MEMBER.finditer(lowered):
+        if _SESSION_COOKIE.search(m.group(1)) is None:
+            continue
+        start = lowered.rfind("{", max(0, m.start() - _MAX_VALUE), m.start())
+        end = lowered.find("}", m.end(), m.end() + _MAX_VALUE)
+        if start == -1 or end == -1:
+            continue
+        cookie = -1 < listed < start or any(f in lowered[start:end] for f in _COOKIE_FIELDS)
+        member = _VALUE_MEMBER.search(lowered, m.end(), end) if cookie else None
+        if member is None or not text.startswith('"', member.start()):
+            continue
+        close = text.find('"', member.end(), end)
+        value = text[member.end() : close]
+        if close != -1 and _literal_secret(value) and not _is_code(value, "=", True, "", False):
+            out.append((member.end(), close))
     return out
 
 
@@ -3247,8 +3344,11 @@ def _tool_flag_values(text: str, lowered: str) -> _Spans:
 
 def _session_cookies(text: str, at: int) -> _Spans:
     """Values of the session-like cookies (`sessionid`, `_app_session`, `PHPSESSID`,
-    `remember_token`...) in the `name=value; ...` list starting at `at`."""
+    `remember_token`...) in the `name=value; ...` list starting at `at`, or in the value
+    of a name/value object there (a HAR header: `{"name": "Cookie", "value": "a=b; c=d"}`)."""
     out: _Spans = []
+    member = _VALUE_MEMBER.match(text, at)
+    at = at if member is None else member.end()
     limit = min(len(text), at + _MAX_VALUE)  # bounded: a long line costs one window per header
     end = text.find("\n", at, limit)
     end = limit if end == -1 else end

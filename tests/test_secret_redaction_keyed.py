@@ -2340,3 +2340,99 @@ def test_prose_in_other_phrasings_passes(text: str) -> None:
     # the documented limit: prose hands a value over only in brackets after its key or as
     # `use v as the K` (and the labels and prompts above); other sentences pass
     assert redact_secret_shapes(text) == (text, ())
+
+
+# WordPress's keys and salts, Drupal's hash salt: a salt a configuration file holds is a
+# secret when its key qualifies it, as a key is (a bare `salt` stays: password hashing).
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"define( 'LOGGED_IN_KEY',    '{_V}#c!' );",
+        f"define( 'AUTH_SALT',        '{_V}#e!' );",
+        f"define( 'SECURE_AUTH_SALT', '{_V}#f!' );",
+        f"define( 'LOGGED_IN_SALT',   '{_V}#g!' );",
+        f"define('NONCE_SALT', '{_V}');",
+        f"$settings['hash_salt'] = '{_V}';",
+        f"HASH_SALT={_V}",
+        f'"sessionSalt": "{_V}"',
+    ],
+)
+def test_a_qualified_salt_is_redacted(text: str) -> None:
+    _redacted_once(text, _V)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"salt = '{_V}'",
+        f"SALT={_V}",
+        f"hashlib.pbkdf2_hmac('sha256', pw, salt=b'{_V}', iterations=1)",
+        "define( 'AUTH_SALT', 'put your unique phrase here' );",
+        "$settings['hash_salt'] = file_get_contents('/home/salt.txt');",
+        "password_salt_rounds = 12",
+        "logged_in_salt_cookie = 'wordpress_logged_in_'",
+        "the key is logged in",
+    ],
+)
+def test_a_bare_salt_and_references_stay(text: str) -> None:
+    assert redact_secret_shapes(text).text == text
+
+
+# A bare `Key` member is named by the object that holds it: ASP.NET's `"Jwt": {"Key": v}`.
+@pytest.mark.parametrize(
+    "text",
+    [
+        f'  "Jwt": {{\n    "Key": "{_V}",\n    "Issuer": "https://id.example"\n  }}',
+        f'"Encryption": {{ "Key": "{_V}" }}',
+        f'{{"Api": {{"Url": "https://x.example", "Key": "{_V}"}}}}',
+        f"Jwt:\n  Issuer: https://id.example\n  Key: {_V}\n",
+        f"stripe:\n    secret:\n      key: '{_V}'\n",
+    ],
+)
+def test_a_key_member_named_by_its_object_is_redacted(text: str) -> None:
+    _redacted_once(text, _V)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f'"Logging": {{"Key": "{_V}"}}',
+        f'"Dictionary": {{"Key": "Name", "Value": "{_V}"}}',
+        f'"Jwt": {{"Options": {{"Retries": 3}}, "Key": "{_V}"}}',  # `Key` of the outer object
+        f"Cache:\n  Key: {_V}\n",
+        '"Jwt": {"Key": "${JWT_KEY}"}',
+        '"Api": {"Key": "YOUR_API_KEY"}',
+    ],
+)
+def test_a_key_member_of_another_object_stays(text: str) -> None:
+    assert redact_secret_shapes(text).text == text
+
+
+# Cookies as name/value objects: a HAR file's `"cookies"` and `"headers"`, a browser export.
+@pytest.mark.parametrize(
+    "text",
+    [
+        f'"cookies": [{{"name": "sessionid", "value": "{_V}", "path": "/", "httpOnly": true}}]',
+        f'{{"domain": ".x.example", "httpOnly": true, "name": "connect.sid", "path": "/", '
+        f'"value": "{_V}"}}',
+        f'{{"name": "PHPSESSID", "value": "{_V}", "expires": null}}',
+        f'"headers": [{{"name": "Cookie", "value": "PHPSESSID={_V}; theme=dark"}}]',
+    ],
+)
+def test_cookie_objects_are_redacted(text: str) -> None:
+    _redacted_once(text, _V)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f'{{"name": "theme", "value": "{_V}", "path": "/"}}',
+        '{"name": "sessionid", "value": "", "path": "/"}',
+        '"cookies": [{"name": "_ga", "value": "GA1.2.1234567.1700000000"}]',
+        '{"name": "session_timeout", "value": "30m"}',
+        '"params": [{"name": "passenger_count", "value": "4"}]',
+        f'{{"name": "sessionid", "value": "{_V}"}}',  # nothing says it is a cookie
+    ],
+)
+def test_cookie_objects_without_a_session_value_stay(text: str) -> None:
+    assert redact_secret_shapes(text).text == text
