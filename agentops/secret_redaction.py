@@ -69,7 +69,8 @@ connection strings (`Password=v;`, `?password=v&`), SQL (`IDENTIFIED BY 'v'`,
 PowerShell `ConvertTo-SecureString "v" -AsPlainText`, `echo "v" | ... --password-stdin`,
 `.netrc`, `.pgpass`, `.pypirc`, `.npmrc` `_auth`/`_authToken`, redis.conf, Redis
 `AUTH`, `rabbitmqctl add_user`, `htpasswd -b`, httpie `-a user:v`, Samba
-`-U user%v`, FreeRDP `/p:v`, Go `%+v` struct dumps, `printenv K` output.
+`-U user%v`, FreeRDP `/p:v`, Go `%+v` struct dumps, `printenv K` output,
+cookies.txt lines, network device configurations (`username u secret 0 v`).
 The rule that separates a secret from
 text that only names one: the key's LAST word is a credential noun
 (password, passwd, pass, pwd, psk, secret, token, credentials, or `key`
@@ -1150,9 +1151,11 @@ def _path_shaped(c: str) -> bool:
 _PUBLIC_HEADERS = ("Message-ID:", "Message-Id:", "In-Reply-To:", "References:")
 _SIGNATURE_COMMENTS = ("untrusted comment:", "trusted comment:")
 # A password hash in crypt(3) format: bcrypt `$2b$12$`, SHA-crypt `$5$` and `$6$`, argon2
-# `$argon2id$v=19$m=...$`, then salt and hash (read back on the run's line).
+# `$argon2id$v=19$m=...$`, yescrypt `$y$j9T$` (/etc/shadow), Cisco's PBKDF2 `$8$` and
+# scrypt `$9$`, then salt and hash (read back on the run's line).
 _CRYPT_HASH = _ascii_re(
-    r"\$(?:2[abxy]\$[0-9]{2}|[56](?:\$rounds=[0-9]+)?|argon2(?:id|i|d)\$v=[0-9]+\$[a-z0-9=,]+)"
+    r"\$(?:2[abxy]\$[0-9]{2}|[56](?:\$rounds=[0-9]+)?|[89]|y\$[./A-Za-z0-9]+"
+    r"|argon2(?:id|i|d)\$v=[0-9]+\$[a-z0-9=,]+)"
     r"\$[./A-Za-z0-9+$]*\Z"
 )
 # Public by design: an Ethereum address (0x and 40 hex; a private key is 64), a bech32
@@ -1393,6 +1396,8 @@ def _find_long_b64_storage(text: str) -> _Spans:
 #    cookies, the second literal given to a login or credential call, a literal that a
 #    later flag marks (`-AsPlainText`, `--password-stdin`), the value a secret store's
 #    write command is given (`secret set --value v`, `<<< v`, `echo v | ... secret put`),
+#    a Netscape cookies.txt line's session cookie, a network device's `username u secret 0
+#    v` or `enable secret 0 v`,
 #    a tool's positional password (Redis `AUTH [user] v`, also in MONITOR's log; SMTP's
 #    `AUTH PLAIN <base64>` and AUTH LOGIN's password line; `rabbitmqctl add_user u v`,
 #    `htpasswd -b file u v`), a `user:v` or `user%v` pair (httpie `-a`, Samba `-U`),
@@ -2438,6 +2443,9 @@ def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int
         sep = "="  # prose: `Set STRIPE_API_KEY to v`, `change the password to v`
     if sep == "" and not _spaced_assignment(text, lowered, key_start, head, noun):
         return None
+    device_type = _DEVICE_TYPE.match(text, pos) if sep == "" else None
+    if device_type is not None and _device_line(lowered, key_start):
+        pos = device_type.end()  # `secret 0 v`: the value follows its type number
     if sep == ">" and not (
         plist
         or (key_start > 0 and text[key_start - 1] == "<")
@@ -2733,6 +2741,8 @@ def _spaced_assignment(text: str, lowered: str, key_start: int, head_start: int,
         return True  # prose: `log in as u with password v`, `using the auth token v`
     if before.lstrip().startswith("user") and _HAPROXY_USER.fullmatch(before.lstrip()):
         return True  # HAProxy userlist: `user admin insecure-password v`
+    if before.lstrip().startswith(("user", "enable")) and _DEVICE_USER.fullmatch(before):
+        return True  # a network device's `username u [privilege 15] secret 0 v`, `enable ...`
     if before.endswith(_DIRECTIVE_ENDS) and _DIRECTIVE.search(before):
         return True  # `#define KEY "v"`, Apache `SetEnv KEY v`, nginx `proxy_set_header K v`
     if not before and _LONE_VALUE.match(text, head_start + len(noun)):
@@ -2746,6 +2756,18 @@ def _spaced_assignment(text: str, lowered: str, key_start: int, head_start: int,
     if ("create" in window or "alter" in window) and _SQL_ROLE.search(lowered, near, key_start):
         return True  # `CREATE USER u WITH PASSWORD 'v'`
     return not before and lowered.startswith(("requirepass", "masterauth"), key_start)  # redis
+
+
+# A network device's configuration line (Cisco IOS and the CLIs that copy it) before its
+# `password` or `secret`, and the type number before a value: 0 for clear text, 7 for the
+# reversible encoding; a hash's type (5, 8, 9) is left to `_REFERENCE`, which reads `$`.
+_DEVICE_USER = _ascii_re(r"[ \t]*(?:username[ \t]+\S+(?:[ \t]+privilege[ \t]+[0-9]+)?|enable)")
+_DEVICE_TYPE = _ascii_re(r"[07][ \t]+(?=[^\s$])")
+
+
+def _device_line(lowered: str, key_start: int) -> bool:
+    line_start = lowered.rfind("\n", 0, key_start) + 1
+    return _DEVICE_USER.fullmatch(lowered[line_start:key_start].rstrip(" \t")) is not None
 
 
 # Directives that take a name and its value, as the words before the key on its line.
@@ -3147,6 +3169,8 @@ def _positional_values(text: str, flags: set[str], present: frozenset[str]) -> _
         found += _SAMBA_USER.finditer(text)
     if not present.isdisjoint(_RDP_LITERALS):
         found += _RDP_PASSWORD.finditer(text)
+    if not present.isdisjoint(_COOKIES_TXT_LITERALS):
+        found += _COOKIES_TXT.finditer(text)
     for pattern, literal in _TOOL_PATTERNS:
         if literal in present:
             found += pattern.finditer(text)
@@ -3167,6 +3191,13 @@ def _positional_values(text: str, flags: set[str], present: frozenset[str]) -> _
 
 
 _RDP_LITERALS = frozenset(("/p:", "/pass:", "/pass" + "word:"))  # FreeRDP, cmdkey
+# - A Netscape cookies.txt line (curl's cookie jar, wget, yt-dlp): domain, subdomains flag,
+#   path, secure flag, expiry, then a session-like cookie's name and its value, by tabs.
+_COOKIES_TXT = _ascii_re(
+    r"(?m)^(?:#HttpOnly_)?[^\s#][^\t\n]*\t(?:TRUE|FALSE)\t[^\t\n]*\t(?:TRUE|FALSE)\t-?[0-9]+\t"
+    r"[^\t\n]*(?i:" + _SESSION_COOKIE.pattern + r")[^\t\n]*\t(?P<v>[^\t\r\n]+)"
+)
+_COOKIES_TXT_LITERALS = frozenset(("\tTRUE\t", "\tFALSE\t"))  # one flag field or both
 # Each expression above and the literal that switches it on.
 _TOOL_PATTERNS = (
     (_OPENSSL_PASSWD, "openssl passwd"),
@@ -3305,6 +3336,7 @@ _KEYED_LITERALS = (
     | _REPL_LITERALS
     | _SMTP_LITERALS
     | _RDP_LITERALS
+    | _COOKIES_TXT_LITERALS
     | frozenset(("echo $", 'echo "$'))
     | frozenset(literal for _, literal in _TOOL_PATTERNS)
     | frozenset(_POSITIONAL_CALLS)

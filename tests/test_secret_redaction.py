@@ -2045,8 +2045,11 @@ def _o_grow(text: str, a: int, b: int, lo: int) -> tuple[int, int]:
 
 
 def _o_crypt(before: str) -> bool:
-    """The run follows a crypt(3) password hash's header: `$2b$12$`, `$6$`, `$argon2id$...$`."""
-    for head in re.finditer(r"\$(?:2[abxy]\$\d\d|[56]|argon2(?:id|i|d))\$", before, re.A):
+    """The run follows a crypt(3) password hash's header: `$2b$12$`, `$6$`, `$argon2id$...$`,
+    yescrypt's `$y$<params>$`, Cisco's `$8$` and `$9$`."""
+    for head in re.finditer(
+        r"\$(?:2[abxy]\$\d\d|[5689]|y\$[./\w]+|argon2(?:id|i|d))\$", before, re.A
+    ):
         rest = before[head.end() :]
         if re.fullmatch(r"(?:rounds=\d+\$|v=\d+\$[a-z0-9=,]+\$)?[./A-Za-z0-9+$]*", rest, re.A):
             return True
@@ -2812,6 +2815,14 @@ def test_base64_of_a_credential_or_of_text_naming_one_is_still_redacted(plain: s
         + "F0gH2jK4lM7pN9"
         + "qR1sT3u:19000:"
         + "0",
+        "user:$y$j9T$Qm7vX2pL9kR4t$"  # yescrypt, /etc/shadow
+        + "W8sY3nB6cV1zA5"
+        + "dF0gH2jK4lM7pN"
+        + "9qR1sT3uV5w:20000:0:99999:7:::",
+        "username admin secret 9 $9$nhEmQVczB7dqsO$"  # Cisco scrypt
+        + "X.HsgL6x1il0Rx"
+        + "kOSSvyQYwucySC"
+        + "t7qFm4v7pqCxkKM",
     ],
 )
 def test_a_password_hash_in_crypt_format_is_not_a_secret(text: str) -> None:

@@ -2436,3 +2436,61 @@ def test_cookie_objects_are_redacted(text: str) -> None:
 )
 def test_cookie_objects_without_a_session_value_stay(text: str) -> None:
     assert redact_secret_shapes(text).text == text
+
+
+# Network device configurations (Cisco IOS and its look-alikes): a password or secret of
+# type 0 (clear text) or 7 (reversible) after `username` or `enable`; types 5, 8 and 9 are
+# one-way hashes and stay.
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"username admin privilege 15 password 0 {_V}",
+        f"username netops secret 0 {_V}",
+        f"enable secret 0 {_V}",
+        f"enable password {_V}",
+        f"!\nusername backup password 7 {_V}\n!",
+    ],
+)
+def test_device_passwords_are_redacted(text: str) -> None:
+    _redacted_once(text, _V)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "username admin privilege 15 secret 9 $9$nhEmQVczB7dqsO$X.HsgL6x1il0Rx"
+        + "kOSSvyQYwucySCt7qFm4v7pqCxkKM",
+        "enable secret 5 $1$mERr$hx5rVt7rPNoS4wqbXKX7m0",
+        "username admin password 0 <PASSWORD>",
+        "enable password",
+        f"to enable password {_V}",  # prose, not a device's line
+    ],
+)
+def test_device_hashes_and_placeholders_stay(text: str) -> None:
+    assert redact_secret_shapes(text).text == text
+
+
+# A Netscape cookies.txt line (curl, wget, yt-dlp): domain, subdomains flag, path, secure
+# flag, expiry, name, value, tab-separated; a session-like cookie's value is redacted.
+@pytest.mark.parametrize(
+    "text",
+    [
+        f".example.com\tTRUE\t/\tTRUE\t1767225600\tsessionid\t{_V}",
+        f"# Netscape HTTP Cookie File\n.github.com\tTRUE\t/\tTRUE\t1767225600\t_gh_sess\t{_V}\n",
+        f"#HttpOnly_app.example.com\tFALSE\t/api\tFALSE\t0\tconnect.sid\t{_V}\r\n",
+    ],
+)
+def test_cookies_txt_session_values_are_redacted(text: str) -> None:
+    _redacted_once(text, _V)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f".example.com\tTRUE\t/\tTRUE\t1767225600\ttheme\t{_V}",
+        ".example.com\tTRUE\t/\tTRUE\t1767225600\tsessionid\t",
+        f"name\tTRUE\t/\tTRUE\tsoon\tsessionid\t{_V}",  # no expiry: not a cookie line
+    ],
+)
+def test_cookies_txt_other_values_stay(text: str) -> None:
+    assert redact_secret_shapes(text).text == text
