@@ -171,7 +171,9 @@ Display:
   letter and a digit); other phrasings (`the key in config.yml is: v`) pass. A
   bare `key` member passes unless its object's name qualifies it and the members
   before it are flat (`"Jwt": {"Opts": {...}, "Key": v}` passes); a bare `salt`
-  passes (a password hash's); a cookie object passes unless a `"cookies"` list
+  passes (a password hash's), and so does a qualified one unless it is written
+  upper-case (`AUTH_SALT`) or is Drupal's `$settings['hash_salt']`
+  (`jwt_salt`, `sessionSalt` pass); a cookie object passes unless a `"cookies"` list
   comes before it or it holds a cookie's own members (`"domain"`, `"path"`...).
 - A ThingsBoard device token is seen only as 20 letters and digits in a
   device API path (`/api/v1/<token>/telemetry`); a Salesforce token only
@@ -1364,7 +1366,8 @@ def _find_long_b64_storage(text: str) -> _Spans:
 #    session, storage, license, subscription, application and a few more, also across one
 #    blank (`DB_PASSWORD`, `stripeSecretKey`, `X-Api-Key`, `SECRET_KEY_BASE`, `API key:`),
 #    or a bare `key` member of an object so named (`"Jwt": {"Key": v}`, YAML `Jwt:` over
-#    `  Key: v`), or `salt` qualified the same way (`AUTH_SALT`, `hash_salt`).
+#    `  Key: v`), or an upper-case `SALT` qualified the same way (`AUTH_SALT`) and
+#    Drupal's `$settings['hash_salt']`.
 #    A key whose last word is anything else names a property of the secret, not the secret
 #    (`PASSWORD_MIN_LENGTH`, `TOKEN_TYPE`, `api_key_header`, `max_tokens`, `secretKeyRef`).
 # 2. The key is ASSIGNED: `=`, `:`, `:=`, `=>`, `<-` (never `==`, `!=`, `<=`), an EDN
@@ -1467,17 +1470,18 @@ _KEYED_NOUNS: tuple[re.Pattern[str], ...] = tuple(
         ("k", r"e(?:y|(?<=toke)n)", "|(?P<cookie>ie(?<=cookie)" + _COOKIE_REST + ")"),
         ("cr", r"edentials?|eds|(?<=secr)et", ""),  # credential(s), creds, secret
         ("uth", r"(?<=auth)(?:orization)?", ""),  # auth, authorization
-        ("alt", r"(?<=salt)", ""),  # salt (qualified, as a key is)
     )
 )
+# `salt`, qualified as a key is, in the spellings the prefilter finds (`_SALT_LITERALS`):
+# upper case (WordPress's `AUTH_SALT`, `JWT_SALT=`) and Drupal's `$settings['hash_salt']`.
+# Its letters are common, so a scan of every text for it would cost a call per text. The
+# expression reads the text as written, not lower-cased.
+_SALT_NOUN = _ascii_re(
+    "(?x)(?P<noun>SALT|(?<=\\$settings\\['hash_)salt|(?<=\\$settings\\[\"hash_)salt)" + _KEYED_TAIL
+)
+_SALT_LITERALS = frozenset(("SALT", "$settings['hash_salt']", '$settings["hash_salt"]'))
 # The part a match holds -> the whole noun (its head sits len(noun) - len(part) earlier).
-_NOUN_PARTS = {
-    "ken": "token",
-    "cret": "secret",
-    "uth": "auth",
-    "uthorization": "authorization",
-    "alt": "salt",
-}
+_NOUN_PARTS = {"ken": "token", "cret": "secret", "uth": "auth", "uthorization": "authorization"}
 
 # Words that qualify `key` as a credential (`api_key`, `SecretKey`, `X-Api-Key`).
 _KEY_QUALIFIERS = frozenset(
@@ -1881,8 +1885,8 @@ def _holding_object(text: str, lowered: str, head: int) -> str:
         return "" if name is None else lowered[name.start(1) : name.end(1)]
     line_start = text.rfind("\n", 0, head) + 1
     indent = head - line_start
-    if not indent or text[line_start:head].strip(" "):
-        return ""  # not a YAML key indented under another
+    if not text.startswith(":", head + 3) or not indent or text[line_start:head].strip(" "):
+        return ""  # not a YAML key indented under another (`key = x` in code is not)
     end = line_start - 1
     for _ in range(_MAX_PARENT_LINES):
         if end <= 0:
@@ -2147,35 +2151,42 @@ def _find_keyed(text: str, present: frozenset[str] | None = None) -> _Spans:
         lowered = "".join(ch.lower() if len(ch.lower()) == 1 else ch for ch in text)
     spans: list[tuple[int, int]] = []
     headers: set[int] = set()  # the header lines already read for their columns
-    for nouns in _KEYED_NOUNS:
-        for m in nouns.finditer(lowered):
-            if m.lastgroup == "cookie":
-                spans.extend(_session_cookies(text, m.end()))
-                continue
-            end = m.end()
-            if lowered.startswith("</th>", end):
-                spans.extend(_html_column_values(text, lowered, m, headers))
-                continue
-            at_line_end = end == len(text) or text[end] in "\r\n" or _HEADER_END.match(text, end)
-            if at_line_end and not m.group("sep"):
-                # nothing is assigned on this line; the noun may name a column
-                # (`Login,Password`, `| User | Password |`), unless it ends a token
-                if m.group("close")[-1:] not in ("]", "}"):  # `[redacted:github-token]`
-                    spans.extend(_column_values(text, lowered, m, headers))
-                continue
-            span = _keyed_value_at(text, lowered, m)
-            if span is not None:
-                spans.append(span)
-                spans.extend(_continued(text, span[0], span[1]))
-            elif _CELL_AFTER.fullmatch(text, m.end("noun"), end):
-                spans.extend(_column_values(text, lowered, m, headers))  # `Password,Notes`
-            elif text.startswith(_QUOTED_MARKERS, m.end()):  # `"[redacted:...]" \ "rest"`
-                spans.extend(_continued(text, m.end() + 1, text.find("]", m.end()) + 1))
+    for m in _noun_matches(text, lowered, present):
+        if m.lastgroup == "cookie":
+            spans.extend(_session_cookies(text, m.end()))
+            continue
+        end = m.end()
+        if lowered.startswith("</th>", end):
+            spans.extend(_html_column_values(text, lowered, m, headers))
+            continue
+        at_line_end = end == len(text) or text[end] in "\r\n" or _HEADER_END.match(text, end)
+        if at_line_end and not m.group("sep"):
+            # nothing is assigned on this line; the noun may name a column
+            # (`Login,Password`, `| User | Password |`), unless it ends a token
+            if m.group("close")[-1:] not in ("]", "}"):  # `[redacted:github-token]`
+                spans.extend(_column_values(text, lowered, m, headers))
+            continue
+        span = _keyed_value_at(text, lowered, m)
+        if span is not None:
+            spans.append(span)
+            spans.extend(_continued(text, span[0], span[1]))
+        elif _CELL_AFTER.fullmatch(text, m.end("noun"), end):
+            spans.extend(_column_values(text, lowered, m, headers))  # `Password,Notes`
+        elif text.startswith(_QUOTED_MARKERS, m.end()):  # `"[redacted:...]" \ "rest"`
+            spans.extend(_continued(text, m.end() + 1, text.find("]", m.end()) + 1))
     spans.extend(_find_keyed_special(text, lowered, present))
     sealed = _ciphertext(text) if spans else []
     if sealed:
         spans = [span for span in spans if not _inside(sealed, span[0])]
     return _disjoint(spans + _echoes(text, spans)) if spans else spans
+
+
+def _noun_matches(text: str, lowered: str, present: frozenset[str]) -> Iterator[re.Match[str]]:
+    """The matches of the four noun scans, then of `salt` where a spelling of it occurs."""
+    for nouns in _KEYED_NOUNS:
+        yield from nouns.finditer(lowered)
+    if not present.isdisjoint(_SALT_LITERALS):
+        yield from _SALT_NOUN.finditer(text)
 
 
 _MIN_ECHOED = 8  # characters a value needs before its other occurrences are looked for
@@ -2868,7 +2879,8 @@ _SESSION_COOKIE = _ascii_re(
 # lower-cased text: its name, its value after it in the same object, and the members that
 # say it is a cookie when no `"cookies"` list comes before it.
 _COOKIE_NAME_MEMBER = _ascii_re(r'"name"[ \t]*:[ \t]*"([^"\\\n]{1,128})"')
-_VALUE_MEMBER = _ascii_re(r'"?value"[ \t]*:[ \t]*"')
+_VALUE_MEMBER = _ascii_re(r'"?value"[ \t]*:[ \t]*"')  # (the text as written: `"value"`)
+_VALUE_MEMBER_LITERAL = '"value"'
 _COOKIE_FIELDS = ('"domain"', '"path"', '"httponly"', '"expires"', '"samesite"', '"secure"')
 _LOGIN_CALL = _ascii_re(r"gin\((?<=login\()(?=[ \t]*[\"'])")  # smtp.login("user", "v"), from `gin(`
 
@@ -2925,7 +2937,7 @@ def _find_keyed_special(text: str, lowered: str, present: frozenset[str]) -> _Sp
                 out.append(span)
     if "secret" in lowered:
         out.extend(_secret_store_values(text, lowered))
-    if '"value"' in lowered:
+    if _VALUE_MEMBER_LITERAL in present:
         out.extend(_cookie_objects(text, lowered))
     for m in _POETRY_BASIC.finditer(text) if "http-basic." in lowered else ():
         which = "q" if m.group("q") is not None else "bare"
@@ -2950,23 +2962,23 @@ def _find_keyed_special(text: str, lowered: str, present: frozenset[str]) -> _Sp
 def _cookie_objects(text: str, lowered: str) -> _Spans:
     """The value of a session-like cookie given as a name/value object:
     `{"name": "sessionid", "value": v, "path": "/"}` under a `"cookies"` list, or with a
-    cookie's own members (`"domain"`, `"httpOnly"`...) in the object."""
+    cookie's own members (`"domain"`, `"httpOnly"`...) in the object. An object cut off
+    before its `}` (an excerpt) is read up to `_MAX_VALUE` characters on."""
     out: _Spans = []
     listed = lowered.find('"cookies"')
     for m in _COOKIE_NAME_MEMBER.finditer(lowered):
-        if _SESSION_COOKIE.search(m.group(1)) is None:
-            continue
         start = lowered.rfind("{", max(0, m.start() - _MAX_VALUE), m.start())
-        end = lowered.find("}", m.end(), m.end() + _MAX_VALUE)
-        if start == -1 or end == -1:
+        if start == -1 or _SESSION_COOKIE.search(m.group(1)) is None:
             continue
-        cookie = -1 < listed < start or any(f in lowered[start:end] for f in _COOKIE_FIELDS)
-        member = _VALUE_MEMBER.search(lowered, m.end(), end) if cookie else None
-        if member is None or not text.startswith('"', member.start()):
+        end = lowered.find("}", m.end(), m.end() + _MAX_VALUE)
+        end = min(len(text), m.end() + _MAX_VALUE) if end == -1 else end
+        if not (-1 < listed < start or any(f in lowered[start:end] for f in _COOKIE_FIELDS)):
+            continue
+        member = _VALUE_MEMBER.search(text, m.end(), end)
+        if member is None or text[member.start()] != '"':
             continue
         close = text.find('"', member.end(), end)
-        value = text[member.end() : close]
-        if close != -1 and _literal_secret(value) and not _is_code(value, "=", True, "", False):
+        if close != -1 and _literal_secret(text[member.end() : close]):
             out.append((member.end(), close))
     return out
 
@@ -3337,6 +3349,8 @@ _KEYED_LITERALS = (
     | _SMTP_LITERALS
     | _RDP_LITERALS
     | _COOKIES_TXT_LITERALS
+    | _SALT_LITERALS
+    | frozenset((_VALUE_MEMBER_LITERAL,))
     | frozenset(("echo $", 'echo "$'))
     | frozenset(literal for _, literal in _TOOL_PATTERNS)
     | frozenset(_POSITIONAL_CALLS)

