@@ -1376,7 +1376,8 @@ def _find_long_b64_storage(text: str) -> _Spans:
 #    `config` command, SQL `WITH PASSWORD 'v'`, an option constant and a literal
 #    (`setopt(h, CURLOPT_PASSWORD, "v")`), a parameter block's `Default:`, `"defaultValue"`
 #    or `"value"` under the key, a YAML anchor before the value, a `user:v` pair under
-#    `auth`, an XML attribute pair (`key="K" value="v"`), a fallback (`X || 'v'`) or a
+#    `auth`, an XML attribute pair (`key="K" value="v"`), a fallback (`X || 'v'`, also
+#    after a lookup: `os.environ.get('K') or 'v'`) or a
 #    shell default (`${X:-v}`), a directive
 #    (`#define K "v"`, `SetEnv K v`, `proxy_set_header K v`), a key and one value alone on
 #    their line (`password v`, `AuthLDAPBindPassword "v"`), `||=` and `??=`, a C array
@@ -1434,7 +1435,8 @@ def _find_long_b64_storage(text: str) -> _Spans:
 _KEYED_TAIL = r"""
     (?:[_-]?(?:[0-9]+|base|value))?       # DB_PASSWORD2, SECRET_KEY_BASE, token_value
     (?![a-z0-9]|[_.-][a-z0-9])            # the noun ends the key
-    (?P<close>["'`]?[\]}]?|\[[0-9]{0,6}\]|\*{1,2}|__)  # "k": / ['k'] = / $ENV{K} / k[] / **K**:
+    (?P<close>["'`]?[\]}]?|\[[0-9]{0,6}\]|\*{1,2}|__  # "k": / ['k'] = / $ENV{K} / k[] / **K**:
+      |["'`]\)(?=[ \t]*(?:or\b|\|\||\?\?)[ \t]*["'`]))  # getenv('K') or 'v': a fallback
     [ \t]*
     (?P<sep>:=|\?\?=|\|\|=|\?=|=>|<-|=(?![=>~])
       |:(?:\*{1,2}|__)(?=[ \t])              # markup: **Password:** v, Slack *Token:* v
@@ -1466,7 +1468,7 @@ _COOKIE_REST = r"""["']?[ \t]*(?:[:,=]|(?=[ \t]))[ \t]*["']?"""
 _KEYED_NOUNS: tuple[re.Pattern[str], ...] = tuple(
     _ascii_re("(?x)" + literal + "(?:(?P<noun>" + rest + ")" + _KEYED_TAIL + also + ")")
     for literal, rest, also in (
-        ("p", r"ass(?:word|wd|phrase|in|out)?|wd|w|sk", ""),  # password... pass, pwd, pw, psk
+        ("p", r"ass(?:word|wd|[_-]?phrase|in|out)?|wd|w|sk", ""),  # password... pass, pwd, psk
         ("k", r"e(?:y|(?<=toke)n)", "|(?P<cookie>ie(?<=cookie)" + _COOKIE_REST + ")"),
         ("cr", r"edentials?|eds|(?<=secr)et", ""),  # credential(s), creds, secret
         ("uth", r"(?<=auth)(?:orization)?", ""),  # auth, authorization
@@ -1500,7 +1502,7 @@ _KEY_QUALIFIERS = frozenset(
 # Words that qualify `salt` as a secret (WordPress's `AUTH_SALT`, Drupal's `hash_salt`); a
 # bare `salt` is a password hash's, stored beside it.
 _SALT_QUALIFIERS = frozenset(
-    ("auth", "nonce", "logged_in", "hash", "secret", "session", "cookie", "jwt", "app")
+    ("auth", "nonce", "logged_in", "hash", "secret", "session", "cookie", "jwt", "app", "password")
 )
 _QUALIFIED_NOUNS = {"key": _KEY_QUALIFIERS, "salt": _SALT_QUALIFIERS}
 # After a `key` that a blank qualifies: `API key: v`, `API key = v`, and a label's forms
@@ -1511,7 +1513,7 @@ _ASSIGNED_KEY = _ascii_re(
 )
 _LONG_NOUNS = frozenset(("password", "passwd", "passphrase", "secret", "token", "credential"))
 _COMPOUNDS = {  # storepass, requirepass, SSHPASS, masterauth, nslcd's bindpw, curl's USERPWD
-    "pass": ("store", "key", "require", "ssh"),
+    "pass": ("store", "key", "require", "ssh", "smtp", "mail", "control"),
     "auth": ("master",),
     "pw": ("bind",),
     "pwd": ("user",),
@@ -1549,7 +1551,8 @@ _PLACEHOLDER = re.compile(
     | <[^<>]*> | \[[^\[\]]*\] | \([^()]*\)      # <password>, [redacted], (hidden)
     | (?:your|my|the|enter|insert|put|replace|add|set)[_ -]?[a-z_ -]*   # YOUR_API_KEY
     | [a-z_ -]*[_ -](?:here|goes[_ -]here|placeholder)                  # KEY_HERE
-    | change[_ -]?me | changeit | replace[_ -]?me | fixme | todo | tbd | tba
+    | change[_ -]?(?:me|this|it) | replace[_ -]?me | fixme | todo | tbd | tba
+    | keyboard[_ -]cat | not[_ -]?set                  # express-session's example; unset
     | example | examples | sample | dummy | fake | test | testing | demo | foo | bar | baz
     | placeholder | redacted | hidden | masked | removed | omitted | secret | secrets
     | value_specified_in_no_log_parameter                         # Ansible's no_log mask
@@ -1917,7 +1920,7 @@ def _noun_at_boundary(text: str, lowered: str, head: int, noun: str) -> bool:
         after = head + len(noun)
         if head > 0 and text[head - 1] == " " and not _ASSIGNED_KEY.match(text, after):
             return False
-        end = head - 1 if head > 0 and text[head - 1] in "_.- " else head
+        end = head - 1 if head > 0 and text[head - 1] in "_.-: " else head
         start = end
         while start > 0 and text[start - 1].isalpha() and end - start < 16:
             start -= 1
@@ -1933,6 +1936,8 @@ def _noun_at_boundary(text: str, lowered: str, head: int, noun: str) -> bool:
         return True
     if text[head].isupper() and (text[head - 1].islower() or text[head - 1].isdigit()):
         return True  # camelCase: dbPassword, stripeSecret
+    if text[head - 1].isupper() and text[head].isupper() and text[head + 1 : head + 2].islower():
+        return True  # an acronym before a capitalized noun: SMTPPass, JWTSecret
     if noun in _COMPOUNDS and lowered.endswith(_COMPOUNDS[noun], 0, head):
         return True  # keytool -storepass, -keypass; redis.conf requirepass, masterauth
     return any(lowered.startswith(n, head) for n in _LONG_NOUNS)  # dbpassword, csrftoken
@@ -2506,6 +2511,9 @@ def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int
         if wide is None or text.startswith(_ELIDED, wide[0]):
             return None  # code, or an elided value: `ops_eyJzaWdu...` shows a token's head
         b, after = wide
+        app = _APP_PASSWORD.match(text, a)
+        if app is not None:
+            b = after = app.end()  # a Gmail app password holds blanks: `abcd efgh ijkl mnop`
         if text.startswith("<", b) and _FILL_IN.match(text, b):
             return None  # dop_v1_<your_token>: a prefix and a name to fill in
     if noun in _PAIRED_NOUNS and (
@@ -2813,6 +2821,8 @@ _BODY_FLAG = _ascii_re(r"(?:--body|-b)(?:[ \t]+|=|(?=[\"']))")
 # (`process.env.TOKEN || 'v'`, `X ?? "v"`, `X or "v"`).
 _PAIRED_VALUE = _ascii_re(r"(?i:(value)[ \t]*=[ \t]*(?=[\"']))|(?:\|\||\?\?|or\b)[ \t]*(?=[\"'`])")
 _POSITIONAL_NOUNS = frozenset(("auth", "credential", "credentials"))
+# Google's app password, unquoted to its line's end: four groups of four lower-case letters.
+_APP_PASSWORD = _ascii_re(r"[a-z]{4}(?: [a-z]{4}){3}(?=[ \t]*(?:\r?\n|\Z))")
 # Two string literals as the first arguments: ("user", "v"); the second is the secret.
 _TWO_LITERALS = _ascii_re(
     r"\(?[ \t]*([\"'])([^\"'\\\n]*)\1[ \t]*,[ \t]*([\"'])([^\"'\\\n]*)\3[ \t]*[),.]"
@@ -3210,6 +3220,12 @@ _COOKIES_TXT = _ascii_re(
     r"[^\t\n]*(?i:" + _SESSION_COOKIE.pattern + r")[^\t\n]*\t(?P<v>[^\t\r\n]+)"
 )
 _COOKIES_TXT_LITERALS = frozenset(("\tTRUE\t", "\tFALSE\t"))  # one flag field or both
+# - A cookie built by its class from a session-like name and a literal value: .NET's and
+#   Java's `new Cookie("JSESSIONID", "v")`, PowerShell's `New-Object System.Net.Cookie(...)`.
+_COOKIE_CLASS = _ascii_re(
+    r"\bCookie\([ \t]*([\"'])[^\"'\n]*(?i:" + _SESSION_COOKIE.pattern + r")[^\"'\n]*\1"
+    r"[ \t]*,[ \t]*([\"'])(?P<v>[^\"'\\\n]+)\2"
+)
 # Each expression above and the literal that switches it on.
 _TOOL_PATTERNS = (
     (_OPENSSL_PASSWD, "openssl passwd"),
@@ -3220,6 +3236,7 @@ _TOOL_PATTERNS = (
     (_ORACLE_THIN, "jdbc:oracle:thin:"),
     (_SQLPLUS, "sqlplus"),
     (_SQLPLUS_CONNECT, "SQL>"),
+    (_COOKIE_CLASS, "Cookie("),
 )
 # The literals that switch on the branches above (found by the prefilter, see `_scan`).
 # Calls that take a password by position, by the name the call is made with: the index of

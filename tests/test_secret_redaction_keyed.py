@@ -2511,3 +2511,54 @@ def test_cookies_txt_session_values_are_redacted(text: str) -> None:
 )
 def test_cookies_txt_other_values_stay(text: str) -> None:
     assert redact_secret_shapes(text).text == text
+
+
+# Key spellings from framework configurations: an acronym before the noun (`SMTPPass`,
+# `DBPassword`), a mail or control compound (`smtppass`, phpMyAdmin's `controlpass`), .NET's
+# configuration path (`Jwt:Key`), Symfony's `jwt_key_pass_phrase`, Flask-Security's
+# `SECURITY_PASSWORD_SALT`, Python's `or` fallback after a lookup, a Gmail app password
+# (four groups of four letters, unquoted), and a cookie built by its class (`Cookie("SID",
+# v)` in PowerShell, C#, Java).
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"email.SMTPPass = {_V}",
+        f"DBPassword: {_V}",
+        f"public $smtppass = '{_V}';",
+        f"$cfg['Servers'][$i]['controlpass'] = '{_V}';",
+        f"Jwt:Key = {_V}",
+        f"jwt_key_pass_phrase: {_V}",
+        f"    SECURITY_PASSWORD_SALT = '{_V}'",
+        f"SECRET_KEY = os.environ.get('SECRET_KEY') or '{_V}'",
+        f'MAIL_PASSWORD = os.getenv("MAIL_PASSWORD") or "{_V}"',
+        f'$session.Cookies.Add((New-Object System.Net.Cookie("PHPSESSID", "{_V}", "/", "x.io")))',
+        f'Cookie c = new Cookie("JSESSIONID", "{_V}");',
+    ],
+)
+def test_framework_key_spellings_are_redacted(text: str) -> None:
+    _redacted_once(text, _V)
+
+
+def test_a_gmail_app_password_is_redacted_whole() -> None:
+    app = "aula xxaf " + "whca gziz"
+    out = redact_secret_shapes(f"spring.mail.password={app}\nspring.mail.port=587")
+    assert out.text == "spring.mail.password=[redacted:keyed-secret]\nspring.mail.port=587"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "email.SMTPPassLength = 12",
+        "BYPass = True",
+        f"timeout = os.environ.get('TIMEOUT') or '{_V}'",  # not a credential's key
+        "SECRET_KEY = os.environ.get('SECRET_KEY') or None",
+        "SECRET_KEY = os.environ.get('SECRET_KEY') or 'change this'",
+        "secret: process.env.SESSION_SECRET || 'keyboard cat',",
+        "  url: 'redis://:not-set@cache.internal:6379/0'",
+        f'Cookie c = new Cookie("theme", "{_V}");',
+        "spring.mail.password=aula xxaf",  # one group of letters: a word
+        "Config:Key = Value",
+    ],
+)
+def test_framework_look_alikes_stay(text: str) -> None:
+    assert redact_secret_shapes(text).text == text
