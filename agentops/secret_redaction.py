@@ -1401,7 +1401,7 @@ def _find_long_b64_storage(text: str) -> _Spans:
 #    later flag marks (`-AsPlainText`, `--password-stdin`), the value a secret store's
 #    write command is given (`secret set --value v`, `<<< v`, `echo v | ... secret put`),
 #    a Netscape cookies.txt line's session cookie, a network device's `username u secret 0
-#    v` or `enable secret 0 v`,
+#    v` or `enable secret 0 v` (a line may open with a tool's line-number gutter, `4<tab>`),
 #    a tool's positional password (Redis `AUTH [user] v`, also in MONITOR's log; SMTP's
 #    `AUTH PLAIN <base64>` and AUTH LOGIN's password line; `rabbitmqctl add_user u v`,
 #    `htpasswd -b file u v`), a `user:v` or `user%v` pair (httpie `-a`, Samba `-U`),
@@ -1470,8 +1470,8 @@ _KEYED_NOUNS: tuple[re.Pattern[str], ...] = tuple(
     for literal, rest, also in (
         ("p", r"ass(?:word|wd|[_-]?phrase|in|out)?|wd|w|sk", ""),  # password... pass, pwd, psk
         ("k", r"e(?:y|(?<=toke)n)", "|(?P<cookie>ie(?<=cookie)" + _COOKIE_REST + ")"),
-        ("cr", r"edentials?|eds|(?<=secr)et", ""),  # credential(s), creds, secret
-        ("uth", r"(?<=auth)(?:orization)?", ""),  # auth, authorization
+        ("cr", r"edentials?|eds|(?<=secr)et(?:[_-]?id)?", ""),  # credential(s), creds, secret
+        ("uth", r"(?<=auth)(?:orization|tok)?", ""),  # auth, authorization, SSSD's authtok
     )
 )
 # `salt`, qualified as a key is, in the spellings the prefilter finds (`_SALT_LITERALS`):
@@ -1483,7 +1483,13 @@ _SALT_NOUN = _ascii_re(
 )
 _SALT_LITERALS = frozenset(("SALT", "$settings['hash_salt']", '$settings["hash_salt"]'))
 # The part a match holds -> the whole noun (its head sits len(noun) - len(part) earlier).
-_NOUN_PARTS = {"ken": "token", "cret": "secret", "uth": "auth", "uthorization": "authorization"}
+_NOUN_PARTS = {
+    **{"ken": "token", "cret": "secret", "uth": "auth", "uthorization": "authorization"},
+    **{"uthtok": "authtok", "cretid": "secretid", "cret_id": "secret_id", "cret-id": "secret-id"},
+}
+# A secret's id is the secret in Vault (`secret_id`) and Consul (`SecretID`); AWS's
+# `SecretId` and `--secret-id` name a stored secret, so only these spellings count.
+_SECRET_ID_SPELLINGS = ("_id", "_ID", "ID")
 
 # Words that qualify `key` as a credential (`api_key`, `SecretKey`, `X-Api-Key`).
 _KEY_QUALIFIERS = frozenset(
@@ -1932,6 +1938,9 @@ def _noun_at_boundary(text: str, lowered: str, head: int, noun: str) -> bool:
         if not word and noun == "key":
             word = _holding_object(text, lowered, head)  # "Jwt": {"Key": v}
         return word in qualifiers
+    id_end = head + len(noun)  # SecretId, --secret-id: a stored secret's name, not a secret
+    if noun[:6] == "secret" != noun and not text.endswith(_SECRET_ID_SPELLINGS, 0, id_end):
+        return False
     if head == 0 or not text[head - 1].isalnum():
         return True
     if text[head].isupper() and (text[head - 1].islower() or text[head - 1].isdigit()):
@@ -2002,6 +2011,8 @@ def _is_placeholder(value: str, key_noun: str) -> bool:
     bare = value.strip()
     if len(bare) < 6 or _placeholder_word(bare):
         return True
+    if key_noun == "pass" and bare in _SETUP_PASSES:
+        return True  # Windows setup's `<settings pass="oobeSystem">`
     if not any(ch.isalnum() for ch in bare):
         return True  # punctuation alone (`_;;;==`, `-----`): filler, a rule, an operator
     if _reads_as_prose(bare):
@@ -2031,6 +2042,14 @@ def _is_placeholder(value: str, key_noun: str) -> bool:
     if not bare.isalpha() and not bare.isdigit() and _ascending_runs(bare):
         return True  # abc123def456, 123456789abc: typed filler
     return lowered.replace("_", "").replace("-", "") in (key_noun, key_noun + "s")
+
+
+_SETUP_PASSES = frozenset(
+    (
+        *("windowsPE", "offlineServicing", "generalize", "specialize"),
+        *("auditSystem", "auditUser", "oobeSystem"),
+    )
+)
 
 
 # A diceware-style passphrase: three or more words of three letters or more, lower-case or
@@ -2175,6 +2194,7 @@ def _find_keyed(text: str, present: frozenset[str] | None = None) -> _Spans:
         if span is not None:
             spans.append(span)
             spans.extend(_continued(text, span[0], span[1]))
+            spans.extend(_planned_change(text, span[1]))
         elif _CELL_AFTER.fullmatch(text, m.end("noun"), end):
             spans.extend(_column_values(text, lowered, m, headers))  # `Password,Notes`
         elif text.startswith(_QUOTED_MARKERS, m.end()):  # `"[redacted:...]" \ "rest"`
@@ -2233,6 +2253,16 @@ _ADJACENT_IN_PARENS = _ascii_re(_ADJACENT.format(wrap=r"\\?"))  # or a plain lin
 _PAREN_BEFORE = _ascii_re(r"\([ \t]*(?:\r?\n[ \t]*)?\Z")  # what opens a parenthesized string
 _QUOTED_MARKERS = tuple(m for m in _MARKERS_MAYBE_QUOTED if m[0] in ('"', "'"))
 _MAX_CONTINUED = 16  # literals taken after one value: a bound, not a format
+
+
+# Terraform's plan shows a changed value after the old one: `"K" = "old" -> "new"`.
+_PLANNED = _ascii_re(r"\"[ \t]+->[ \t]+\"([^\"\\\n]+)\"")
+
+
+def _planned_change(text: str, end: int) -> _Spans:
+    """The new value a plan shows after the quoted value ending at `end`."""
+    planned = _PLANNED.match(text, end)
+    return [planned.span(1)] if planned and _literal_secret(planned.group(1)) else []
 
 
 def _continued(text: str, start: int, end: int) -> _Spans:
@@ -2596,7 +2626,7 @@ _STATS_AUTH = _ascii_re(r"[^\s:\"']+:(?P<v>[^\s\"']+)[ \t]*(?=\r?\n|\Z)")
 
 
 def _auth_command(text: str, key_start: int, pos: int) -> tuple[int, int] | None:
-    before = text[text.rfind("\n", 0, key_start) + 1 : key_start]
+    before = text[_line_head(text, key_start) : key_start]
     if before.strip(" \t") == "stats":
         pair = _STATS_AUTH.match(text, pos)
         return pair.span("v") if pair and _literal_secret(pair.group("v")) else None
@@ -2732,6 +2762,19 @@ def _value_span(text: str, pos: int, element: bool = False) -> tuple[int, int] |
 _LOOK_BACK = 512  # characters `_spaced_assignment` reads before a key
 
 
+# A line-number gutter before a line's text, as an agent's file-reading tool or `cat -n`
+# prints it: `     4<tab>`, `4 | `, `4: `, `4→`.
+_GUTTER_PATTERN = r"[ \t]*[0-9]{1,6}(?:\t|:[ \t]|[ \t]*\|[ \t]|\u2192)"
+_GUTTER = _ascii_re(_GUTTER_PATTERN)
+
+
+def _line_head(text: str, pos: int, back: int = 0) -> int:
+    """Where the line holding `pos` starts, after its gutter; not before `back`."""
+    start = max(text.rfind("\n", back, pos) + 1, back)
+    gutter = _GUTTER.match(text, start, pos)
+    return start if gutter is None else gutter.end()
+
+
 def _spaced_assignment(text: str, lowered: str, key_start: int, head_start: int, noun: str) -> bool:
     """A key followed by spaces assigns: a CLI flag, a .netrc entry or a Dockerfile ENV."""
     if key_start > 0 and text[key_start] == "-" and text[key_start - 1] in " \t":
@@ -2742,7 +2785,7 @@ def _spaced_assignment(text: str, lowered: str, key_start: int, head_start: int,
     # whichever is nearer: each key costs a bounded read, so a long line of keys (a JSON
     # line, an attack) stays linear.
     back = max(0, key_start - _LOOK_BACK)
-    line_start = max(text.rfind("\n", back, key_start) + 1, back)
+    line_start = _line_head(text, key_start, back)
     if noun in ("password", "passwd") and key_start == head_start:
         # .netrc: `machine h login u password p`, one entry per line or one token per line
         line = lowered[line_start:key_start].strip()
@@ -2785,7 +2828,7 @@ _DEVICE_TYPE = _ascii_re(r"[07][ \t]+(?=[^\s$])")
 
 
 def _device_line(lowered: str, key_start: int) -> bool:
-    line_start = lowered.rfind("\n", 0, key_start) + 1
+    line_start = _line_head(lowered, key_start)
     return _DEVICE_USER.fullmatch(lowered[line_start:key_start].rstrip(" \t")) is not None
 
 
@@ -2859,7 +2902,8 @@ _MYSQL_P = _ascii_re(r"(?<=\s)-p(?:[ \t]*([\"'])([^\s\"']+)\1|([^\s\"'-][^\s\"']
 # The database and user hold no quote, brace, bracket or comma: JSON after a clock time
 # (`...03:25:17.680Z"}}","interrupted":false`) is not a line of the file.
 _PGPASS = re.compile(
-    r"(?:^|(?<=[\"']))[^\s:#\"']+:(?:[0-9]{2,5}|\*):[^\s:\"'{}\[\],]+:[^\s:\"'{}\[\],]+"
+    r"(?:^(?:" + _GUTTER_PATTERN + r")?|(?<=[\"']))"
+    r"[^\s:#\"']+:(?:[0-9]{2,5}|\*):[^\s:\"'{}\[\],]+:[^\s:\"'{}\[\],]+"
     r":([^\s\"'\\]+)(?=[\"'\\]|$)",
     re.ASCII | re.MULTILINE,
 )
@@ -2871,8 +2915,9 @@ _TOOL_FLAG = _ascii_re(
     r"-([paPwkb])(?:[ \t]+|(?=[\"']))(?:([\"'])([^\"'\\\n]*)\2|([^\s\"'\\-][^\s\"'\\]*))"
 )
 _TOOL_WORDS = _ascii_re(
-    r"\b(?:(sshpass|login|twine|mongo(?:sh|dump|restore|import|export)?|rdesktop)|(redis-cli)"
-    r"|(sqlcmd|bcp|osql|zip|unzip|mosquitto_(?:pub|sub|rr))|(ldap[a-z]+)|(openssl)|(curl))\b"
+    r"\b(?:(sshpass|login|twine|mongo(?:sh|dump|restore|import|export)?|rdesktop|cqlsh)"
+    r"|(redis-cli)|(sqlcmd|bcp|osql|zip|unzip|mosquitto_(?:pub|sub|rr)|ipmitool)|(ldap[a-z]+)"
+    r"|(openssl)|(curl))\b"
 )
 _FLAG_GROUP = {"p": 1, "a": 2, "P": 3, "w": 4, "k": 5, "b": 6}  # the tool a flag needs
 _TOOL_FLAGS = frozenset("-" + letter for letter in _FLAG_GROUP)  # -p, -a, -P, -w, -k, -b
@@ -3216,7 +3261,8 @@ _RDP_LITERALS = frozenset(("/p:", "/pass:", "/pass" + "word:"))  # FreeRDP, cmdk
 # - A Netscape cookies.txt line (curl's cookie jar, wget, yt-dlp): domain, subdomains flag,
 #   path, secure flag, expiry, then a session-like cookie's name and its value, by tabs.
 _COOKIES_TXT = _ascii_re(
-    r"(?m)^(?:#HttpOnly_)?[^\s#][^\t\n]*\t(?:TRUE|FALSE)\t[^\t\n]*\t(?:TRUE|FALSE)\t-?[0-9]+\t"
+    r"(?m)^(?:" + _GUTTER_PATTERN + r")?(?:#HttpOnly_)?[^\s#][^\t\n]*\t(?:TRUE|FALSE)\t[^\t\n]*"
+    r"\t(?:TRUE|FALSE)\t-?[0-9]+\t"
     r"[^\t\n]*(?i:" + _SESSION_COOKIE.pattern + r")[^\t\n]*\t(?P<v>[^\t\r\n]+)"
 )
 _COOKIES_TXT_LITERALS = frozenset(("\tTRUE\t", "\tFALSE\t"))  # one flag field or both
@@ -3254,6 +3300,7 @@ _POSITIONAL_CALLS = {
     "Credentials.basic(": 1,  # OkHttp: Credentials.basic("user", "v")
     "AuthenticationHeaderValue(": 1,  # .NET: new AuthenticationHeaderValue("Bearer", "v")
     "unsafePlainText(": 0,  # AWS CDK: SecretValue.unsafePlainText('v')
+    "postgresql_password(": 1,  # Puppet: postgresql::postgresql_password('user', 'v')
 }
 _CALL_ARGUMENTS_SPAN = 512  # characters an argument list may span; further ones are not read
 

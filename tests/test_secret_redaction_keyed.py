@@ -2562,3 +2562,76 @@ def test_a_gmail_app_password_is_redacted_whole() -> None:
 )
 def test_framework_look_alikes_stay(text: str) -> None:
     assert redact_secret_shapes(text).text == text
+
+
+# A file read by an agent's tool comes with a line-number gutter (`cat -n`'s `     4<tab>`,
+# `4 | `, `4: `, `4→`): what must start a line may follow one.
+_GUTTERS = ("     4\t", "4 | ", "12: ", "  4\u2192")
+
+
+@pytest.mark.parametrize("gutter", _GUTTERS)
+@pytest.mark.parametrize(
+    "line",
+    [
+        f"requirepass {_V}",
+        f'AuthLDAPBindPassword "{_V}"',
+        f"stats auth admin:{_V}",
+        f"enable secret 0 {_V}",
+        f"db.example.net:5432:app:deploy:{_V}",
+        f".example.com\tTRUE\t/\tTRUE\t1767225600\tsessionid\t{_V}",
+        f"password {_V}",
+    ],
+)
+def test_a_line_after_a_tools_gutter_is_read_as_a_line(gutter: str, line: str) -> None:
+    _redacted_once(f"{gutter}{line}\n", _V)
+
+
+def test_an_indented_line_after_a_gutter_keeps_its_indentation() -> None:
+    _redacted_once(f"listen stats\n 9 |     stats auth admin:{_V}\n", _V)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"4 | the password {_V}",  # prose after the gutter still needs its syntax
+        f"x 4 | requirepass {_V}",  # not a gutter: words before the number
+        f"45x\trequirepass {_V}",
+    ],
+)
+def test_what_is_not_a_gutter_stays_as_it_was(text: str) -> None:
+    assert redact_secret_shapes(text).text == text
+
+
+# Tools and keys of infrastructure configurations.
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"$ cqlsh cass.example.org 9042 -u backup -p {_V} --ssl",
+        f"$ ipmitool -I lanplus -H 10.0.0.5 -U ADMIN -P '{_V}' chassis power cycle",
+        f"ldap_default_authtok = {_V}",
+        f"password_hash => postgresql::postgresql_password('alice', '{_V}'),",
+        f'  ~ "DB_PASSWORD" = "Old{_V}" -> "{_V}"',
+        f"SecretID:         {_V}",
+        f"secret_id={_V}",
+    ],
+)
+def test_infrastructure_forms_are_redacted(text: str) -> None:
+    out = redact_secret_shapes(text)
+    assert _V not in out.text and set(out.shapes) == {"keyed-secret"}, out.text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<settings pass="oobeSystem">',  # a Windows setup pass, not a password
+        '<settings pass="specialize">',
+        "$ cqlsh cass.example.org 9042 -u backup -p 9042",
+        "client_id = 3f1c9a7e",
+        f"SecretIDLength = 36 # {_V[:4]}",
+        f"aws secretsmanager get-secret-value --secret-id prod/db-{_V}",  # a secret's name
+        f'"SecretId": "MyProd{_V}"',
+        f"secret_id_accessor = {_V}",
+    ],
+)
+def test_infrastructure_look_alikes_stay(text: str) -> None:
+    assert redact_secret_shapes(text).text == text
