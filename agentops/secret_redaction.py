@@ -1469,7 +1469,7 @@ _KEYED_NOUNS: tuple[re.Pattern[str], ...] = tuple(
     _ascii_re("(?x)" + literal + "(?:(?P<noun>" + rest + ")" + _KEYED_TAIL + also + ")")
     for literal, rest, also in (
         ("p", r"ass(?:word|wd|[_-]?phrase|in|out)?|wd|w|sk", ""),  # password... pass, pwd, psk
-        ("k", r"e(?:y|(?<=toke)n)", "|(?P<cookie>ie(?<=cookie)" + _COOKIE_REST + ")"),
+        ("k", r"e(?:ys?|(?<=toke)n)", "|(?P<cookie>ie(?<=cookie)" + _COOKIE_REST + ")"),
         ("cr", r"edentials?|eds|(?<=secr)et(?:[_-]?id)?", ""),  # credential(s), creds, secret
         ("uth", r"(?<=auth)(?:orization|tok)?", ""),  # auth, authorization, SSSD's authtok
     )
@@ -1503,6 +1503,8 @@ _KEY_QUALIFIERS = frozenset(
         "integration",
         "fernet",
         "logged_in",  # WordPress's LOGGED_IN_KEY
+        "cookie",  # PrestaShop's cookie_key, cookie-session's keys
+        "crypt",  # Magento's crypt key
     )
 )
 # Words that qualify `salt` as a secret (WordPress's `AUTH_SALT`, Drupal's `hash_salt`); a
@@ -1510,7 +1512,7 @@ _KEY_QUALIFIERS = frozenset(
 _SALT_QUALIFIERS = frozenset(
     ("auth", "nonce", "logged_in", "hash", "secret", "session", "cookie", "jwt", "app", "password")
 )
-_QUALIFIED_NOUNS = {"key": _KEY_QUALIFIERS, "salt": _SALT_QUALIFIERS}
+_QUALIFIED_NOUNS = {"key": _KEY_QUALIFIERS, "keys": _KEY_QUALIFIERS, "salt": _SALT_QUALIFIERS}
 # After a `key` that a blank qualifies: `API key: v`, `API key = v`, and a label's forms
 # (`**API key**: v`, `| API key | v |`, `API key -> v`, `secret key is v`, `</td>`).
 _ASSIGNED_KEY = _ascii_re(
@@ -1559,6 +1561,7 @@ _PLACEHOLDER = re.compile(
     | [a-z_ -]*[_ -](?:here|goes[_ -]here|placeholder)                  # KEY_HERE
     | change[_ -]?(?:me|this|it) | replace[_ -]?me | fixme | todo | tbd | tba
     | keyboard[_ -]cat | not[_ -]?set                  # express-session's example; unset
+    | to[_ -]?be[_ -]?(?:modified|changed|replaced|set) # Strapi's toBeModified1
     | example | examples | sample | dummy | fake | test | testing | demo | foo | bar | baz
     | placeholder | redacted | hidden | masked | removed | omitted | secret | secrets
     | value_specified_in_no_log_parameter                         # Ansible's no_log mask
@@ -1858,7 +1861,11 @@ _USER_BEFORE = _ascii_re(r"(?:user(?:name)?|login)[ \t]*/[ \t]*\Z")
 _SECOND_OF_PAIR = _ascii_re(r"[`'\"]?[ \t]+/[ \t]+([`'\"]?)([^\s`'\"<>/]+)\1(?=[\s.,;]|\Z)")
 # Separators of a label in prose (lower-cased): an arrow, a dash between blanks, `is`.
 _PROSE_SEPARATORS = frozenset(("->", "\u2192", "\u2013", "\u2014", "-", "is", "is:"))
-_NAME_VALUE = _ascii_re(r"\s*[\"']value[\"'][ \t]*:[ \t]*")
+_VALUE_CHILD = _ascii_re(r"\s*<Value>")
+# (one other member may come between: AWS's `{"Name": K, "Type": "SecureString", "Value": v}`)
+_NAME_VALUE = _ascii_re(
+    r"\s*(?:\"[A-Za-z]+\"[ \t]*:[ \t]*\"[^\"\n]*\"[ \t]*,\s*)?[\"'][Vv]alue[\"'][ \t]*:[ \t]*"
+)
 # The line before a key's `value:`: Kubernetes' `- name: K`, Render's and Railway's `- key: K`.
 _K8S_NAME = _ascii_re(r"[ \t]*(?:-[ \t]*)?(?:name|key):[ \t]*[\"']?")
 _K8S_VALUE = _ascii_re(r"value:[ \t]*")
@@ -1875,7 +1882,9 @@ _YAML_ANCHOR = _ascii_re(r"&[A-Za-z0-9_.-]+[ \t]+(?=\S)")  # api_key: &key v
 
 # The name of an object before its opening brace (`"Jwt": {`, `jwt = {`), and a YAML
 # mapping's key alone on its line (`Jwt:`).
-_OBJECT_NAME = _ascii_re(r"[\"']?([A-Za-z0-9_-]{1,40})[\"']?[ \t]*[:=][ \t]*(?:\r?\n[ \t]*)?\Z")
+_OBJECT_NAME = _ascii_re(
+    r"[\"']?([A-Za-z0-9_-]{1,40})[\"']?[ \t]*(?:=>|[:=])[ \t]*(?:\r?\n[ \t]*)?\Z"
+)
 _BLOCK_NAME = _ascii_re(r"[ \t]*[\"']?([A-Za-z0-9_-]{1,40})[\"']?:[ \t]*(?:#[^\n]*)?\r?\Z")
 _MAX_PARENT_LINES = 16  # lines read up to a YAML key's parent: a bound, not a format
 
@@ -1887,8 +1896,9 @@ def _holding_object(text: str, lowered: str, head: int) -> str:
     is that object's key, as `JwtKey` would be."""
     quote = text[head - 1 : head]
     if quote in ('"', "'") and text.startswith(quote, head + 3):
-        brace = text.rfind("{", max(0, head - _MAX_VALUE), head)
-        if brace == -1 or text.find("}", brace, head) != -1:
+        back = max(0, head - _MAX_VALUE)  # PHP's arrays open with `[`: `'crypt' => ['key' =>`
+        brace = max(text.rfind("{", back, head), text.rfind("[", back, head))
+        if brace == -1 or text.find("}", brace, head) != -1 or text.find("]", brace, head) != -1:
             return ""  # no object, or a nested one closes before the key: not its member
         name = _OBJECT_NAME.search(text, max(0, brace - 64), brace)
         return "" if name is None else lowered[name.start(1) : name.end(1)]
@@ -2414,6 +2424,8 @@ def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int
         sep = ">"  # the value is the next element's text: <string>, <td>, <dd>
     if sep == ">":
         pos = sep_end  # an XML element's text starts right after its tag, blanks included
+        child = _VALUE_CHILD.match(text, pos)
+        pos = pos if child is None else child.end()  # Windows unattend: <Password><Value>v
     name_value = _NAME_VALUE.match(text, sep_end) if sep == "," and key_quoted else None
     if name_value is not None:
         pos = name_value.end()  # {"name": "API_KEY", "value": "v"}
@@ -2600,6 +2612,8 @@ def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int
         value, noun
     ):
         return None
+    if noun == "keys" and all(_is_placeholder(item, "key") for item in value.split(",")):
+        return None  # a list of placeholders: Strapi's `APP_KEYS=toBeModified1,toBeModified2`
     if not quoted and ("=" in value or ":" in value) and _HOLDS_AN_ASSIGNMENT.search(value):
         return None  # `password=token=x`: a chain of keys, not a value (and no rescans)
     opened = text.rfind("{{", text.rfind("\n", 0, key_start) + 1, key_start)
@@ -2673,8 +2687,9 @@ _UNQUOTED_END = {
 _CONTEXT_OF = {";": ";", "?": "?", "&": "?", "{": "{", "[": "{", "(": "{", ",": "{"}
 _BLANK_OR_QUOTE = frozenset(" \t\n\r\f\v\"'`\\")
 # In a line, `;k=`, `&k=` or `,k=` starts the next pair: `password=v&user=x`.
-_NEXT_PAIR = _ascii_re(r"[;&,][ \t]?[A-Za-z_][A-Za-z0-9_-]*=")
-_PAIR_START = _ascii_re(r"[A-Za-z_][A-Za-z0-9_-]*=")
+# (`==` after a name is base64's padding, not a pair: `APP_KEYS=a1==,b2==`)
+_NEXT_PAIR = _ascii_re(r"[;&,][ \t]?[A-Za-z_][A-Za-z0-9_-]*=(?!=)")
+_PAIR_START = _ascii_re(r"[A-Za-z_][A-Za-z0-9_-]*=(?!=)")
 # A call's or an index's brackets, two levels deep, on one line.
 _BRACKETS = _ascii_re(r"\((?:[^()\n]|\([^()\n]*\))*\)|\[(?:[^\[\]\n]|\[[^\[\]\n]*\])*\]")
 # A name a call or an index follows: dotted (`a?.b`, `A::b`), Erlang's `os:getenv`, and
@@ -2803,6 +2818,8 @@ def _spaced_assignment(text: str, lowered: str, key_start: int, head_start: int,
         return True  # prose: `log in as u with password v`, `using the auth token v`
     if before.lstrip().startswith("user") and _HAPROXY_USER.fullmatch(before.lstrip()):
         return True  # HAProxy userlist: `user admin insecure-password v`
+    if noun == "psk" and before.endswith(":"):
+        return True  # strongSwan's ipsec.secrets: `left right : PSK "v"`
     if before.lstrip().startswith(("user", "enable")) and _DEVICE_USER.fullmatch(before):
         return True  # a network device's `username u [privilege 15] secret 0 v`, `enable ...`
     if before.endswith(_DIRECTIVE_ENDS) and _DIRECTIVE.search(before):
@@ -3266,6 +3283,15 @@ _COOKIES_TXT = _ascii_re(
     r"[^\t\n]*(?i:" + _SESSION_COOKIE.pattern + r")[^\t\n]*\t(?P<v>[^\t\r\n]+)"
 )
 _COOKIES_TXT_LITERALS = frozenset(("\tTRUE\t", "\tFALSE\t"))  # one flag field or both
+# - An installer's answer file: kickstart's `rootpw [--plaintext] v` (not `--iscrypted`),
+#   a preseed's `d-i passwd/root-password[-again] password v`.
+_KICKSTART_ROOTPW = _ascii_re(
+    r"(?m)^(?:" + _GUTTER_PATTERN + r")?rootpw[ \t]+(?:--plaintext[ \t]+)?(?!--)(?P<v>\S+)"
+)
+_PRESEED_PASSWORD = _ascii_re(
+    r"(?m)^(?:" + _GUTTER_PATTERN + r")?d-i[ \t]+passwd/\S*password(?:-again)?[ \t]+password"
+    r"[ \t]+(?P<v>\S+)"
+)
 # - A cookie built by its class from a session-like name and a literal value: .NET's and
 #   Java's `new Cookie("JSESSIONID", "v")`, PowerShell's `New-Object System.Net.Cookie(...)`.
 _COOKIE_CLASS = _ascii_re(
@@ -3283,6 +3309,8 @@ _TOOL_PATTERNS = (
     (_SQLPLUS, "sqlplus"),
     (_SQLPLUS_CONNECT, "SQL>"),
     (_COOKIE_CLASS, "Cookie("),
+    (_KICKSTART_ROOTPW, "rootpw"),
+    (_PRESEED_PASSWORD, "d-i "),
 )
 # The literals that switch on the branches above (found by the prefilter, see `_scan`).
 # Calls that take a password by position, by the name the call is made with: the index of

@@ -2523,6 +2523,8 @@ def test_cookies_txt_other_values_stay(text: str) -> None:
     "text",
     [
         f"email.SMTPPass = {_V}",
+        f"FTPPass = {_V}",  # an acronym before a short noun, no compound to explain it
+        f"LDAPPwd: {_V}",
         f"DBPassword: {_V}",
         f"public $smtppass = '{_V}';",
         f"$cfg['Servers'][$i]['controlpass'] = '{_V}';",
@@ -2634,4 +2636,41 @@ def test_infrastructure_forms_are_redacted(text: str) -> None:
     ],
 )
 def test_infrastructure_look_alikes_stay(text: str) -> None:
+    assert redact_secret_shapes(text).text == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"APP_KEYS={_V}==,{_V}x==",  # Strapi: a list of keys
+        f"API_KEYS={_V}",
+        f"'cookie_key' => '{_V}',",  # PrestaShop
+        f"'crypt' => ['key' => '{_V}'],",  # Magento's env.php
+        f'{{"Name": "/prod/db/password", "Type": "SecureString", "Value": "{_V}"}}',  # SSM
+        f'203.0.113.78 203.0.113.147 : PSK "{_V}"',  # strongSwan's ipsec.secrets
+        f"rootpw --plaintext {_V}",  # a kickstart file
+        f"d-i passwd/root-password password {_V}",  # a preseed file
+        f"d-i passwd/user-password-again password {_V}",
+        f"<AdministratorPassword>\n  <Value>{_V}</Value>\n  <PlainText>true</PlainText>",
+    ],
+)
+def test_more_configuration_forms_are_redacted(text: str) -> None:
+    out = redact_secret_shapes(text)
+    assert _V not in out.text and set(out.shapes) == {"keyed-secret"}, out.text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "keys = sorted(d.keys())",
+        "PRIMARY_KEYS=id,created_at",
+        "APP_KEYS=toBeModified1,YOUR_API_KEY,,not-set,changeit",  # placeholders, one by one
+        "rootpw --iscrypted $6$rounds=4096$abcdefgh$"
+        + "Qm7vX2pL9kR4tW8sY3nB6cV1zA5dF0gH2jK4lM7pN9",
+        "d-i passwd/root-password password",
+        '{"Name": "/prod/db/host", "Type": "String", "Value": "db.internal"}',
+        "<AdministratorPassword>\n  <Value></Value>",
+    ],
+)
+def test_more_configuration_look_alikes_stay(text: str) -> None:
     assert redact_secret_shapes(text).text == text
