@@ -1413,7 +1413,8 @@ def _find_long_b64_storage(text: str) -> _Spans:
 #    A value found (8 characters or more) is a secret wherever else the text repeats it as a
 #    whole token (`_echoes`).
 # 3. The VALUE is a literal: quoted, the text between the quotes (and the literals of the
-#    same quote that continue it: `"abc" \<newline> "def"`, `("abc"<newline>"def")`);
+#    same quote that continue it: `"abc" \<newline> "def"`, `("abc"<newline>"def")`; a
+#    list of literals `["v1", "v2"]` is one value from its first literal to its last);
 #    unquoted, up to the end its context sets (`_unquoted_extent`: `;` in a connection
 #    string, `&` in a query, `, ) ] }` in a flow mapping, a blank in a line). Not a literal,
 #    so left alone: references and templates (`$X`, `${X}`, `{{ x }}`, `%(x)s`, `{x}`,
@@ -2054,6 +2055,21 @@ def _is_placeholder(value: str, key_noun: str) -> bool:
     return lowered.replace("_", "").replace("-", "") in (key_noun, key_noun + "s")
 
 
+_GENERATED_MIN = 40  # characters of a generated key: WordPress's are 64, Django's 50
+_GENERATED_BITS = 10  # twice the bits of entropy a character: 5 (a template has about 4.4)
+
+
+def _generated_key(value: str) -> bool:
+    """A quoted key a generator made (WordPress's salts): long, four kinds of punctuation
+    or more, 5 bits of entropy a character or more. Its braces, brackets and blanks are
+    characters, not a template's or a placeholder's (`{e}`, `<n}`, `[{<+^V~`)."""
+    if len(value) < _GENERATED_MIN or value.startswith(("{{", "${", "%(", "<%")):
+        return False
+    if len({c for c in value if not c.isalnum() and not c.isspace()}) < 4:
+        return False
+    return _entropy_at_least(Counter(value).values(), len(value), _GENERATED_BITS)
+
+
 _SETUP_PASSES = frozenset(
     (
         *("windowsPE", "offlineServicing", "generalize", "specialize"),
@@ -2267,6 +2283,22 @@ _MAX_CONTINUED = 16  # literals taken after one value: a bound, not a format
 
 # Terraform's plan shows a changed value after the old one: `"K" = "old" -> "new"`.
 _PLANNED = _ascii_re(r"\"[ \t]+->[ \t]+\"([^\"\\\n]+)\"")
+
+
+# A list of literals of one quote on one line: `["v1", "v2"]`.
+_LITERAL_LIST = _ascii_re(
+    r"\[[ \t]*([\"'])[^\"'\\\n]*\1(?:[ \t]*,[ \t]*\1[^\"'\\\n]*\1)*[ \t]*,?[ \t]*\]"
+)
+_LISTED = _ascii_re(r"([\"'])([^\"'\\\n]*)\1")
+
+
+def _listed_literals(text: str, listed: re.Match[str]) -> tuple[int, int] | None:
+    """The literals of a list assigned to a credential key, as one span from the first to
+    the last (the brackets and the outer quotes stay), unless none is a secret."""
+    items = list(_LISTED.finditer(text, listed.start(), listed.end()))
+    if not any(_literal_secret(item.group(2)) for item in items):
+        return None
+    return items[0].start(2), items[-1].end(2)
 
 
 def _planned_change(text: str, end: int) -> _Spans:
@@ -2541,6 +2573,9 @@ def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int
         pos += 2  # a triple-quoted value (Grafana's ini, Python): the literal is inside
     if sep != "," and text.startswith(_STRING_PREFIXES, pos):
         pos += 1  # C# @"v", Python b"v" and r"v" assigned: the literal starts at its quote
+    listed = _LITERAL_LIST.match(text, pos) if sep in ("=", ":") else None
+    if listed is not None:
+        return _listed_literals(text, listed)  # secret: ["v1", "v2"], rotated keys
     span = _table_cell(text, pos) if sep == "|" else _value_span(text, pos, sep == ">")
     if span is None:
         return None
@@ -2608,8 +2643,10 @@ def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int
     if quoted and text[a - 1] == "`" and " " in value:
         return None  # `pass show npm_token`: a shell command's output, not a literal
     bare_after_quoted_key = key_quoted and not quoted
-    if _is_code(value, sep, quoted, following, spaced, bare_after_quoted_key) or _is_placeholder(
-        value, noun
+    generated = quoted and _generated_key(value)
+    if not generated and (
+        _is_code(value, sep, quoted, following, spaced, bare_after_quoted_key)
+        or _is_placeholder(value, noun)
     ):
         return None
     if noun == "keys" and all(_is_placeholder(item, "key") for item in value.split(",")):

@@ -2675,3 +2675,60 @@ def test_more_configuration_forms_are_redacted(text: str) -> None:
 )
 def test_more_configuration_look_alikes_stay(text: str) -> None:
     assert redact_secret_shapes(text).text == text
+
+
+# A key a generator made (WordPress's salts, Django's SECRET_KEY): long, of every kind of
+# character, so it holds brackets, braces and blanks that would read as a template, a
+# placeholder or code in a shorter value.
+_GENERATED = (
+    "W6ongL*SymI-1,tubP1nVJ>.m4iftG+" + "TT{e}tbq[|M`=U-|dtmE,cO:<n};C*BkE",
+    "2i]>R2<.fJ775|V4hbpwk<ZKsy>E6g@" + "[{<+^V~`M%utaT}nIl]-%blb-Yb_-^Ms?",
+    "5T1STfid @4c3Of|B]G4H.S5H-gVi?O" + "!h{S1b1W#+kC<u>&QcOtMR6W0@Kgt,vS~",
+    "t(`Hpx=zs|LUr>~py<q<N)$>Q!{vA8z" + "cB.3l}LTC%S%A@f2_;)XaZ1xE{]*CNu=R",
+    "(^lb877w&za)y^lx8_)3hkz&yf" + "rz+8(b!b+!^)9-sh9q(6&ugc",
+)
+
+
+@pytest.mark.parametrize("value", _GENERATED)
+def test_a_generated_key_with_brackets_and_blanks_is_redacted(value: str) -> None:
+    _redacted_once(f"define( 'LOGGED_IN_SALT',   '{value}' );", value)
+    _redacted_once(f"SECRET_KEY = '{value}'", value)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "password: '{{ vault_db_password | default(omit, true) }}'",
+        'secret_key: \'${SECRET_KEY:-{{ lookup("env", "SECRET_KEY") }}}\'',
+        "password = '%(db_password)s:%(db_user)s@%(db_host)s:%(db_port)s'",
+        "token = '<insert the [REDACTED] token from the vault (see docs) here>'",
+    ],
+)
+def test_long_templates_and_placeholders_stay(text: str) -> None:
+    assert redact_secret_shapes(text).text == text
+
+
+@pytest.mark.parametrize(
+    ("text", "redacted"),
+    [
+        (f'  secret: ["{_V}", "x{_V}"],', '  secret: ["[redacted:keyed-secret]"],'),
+        (f"SECRET_KEYS = ['{_V}']", "SECRET_KEYS = ['[redacted:keyed-secret]']"),
+        (f"api_keys: ['changeme', '{_V}']", "api_keys: ['[redacted:keyed-secret]']"),
+    ],
+)
+def test_a_list_of_literals_under_a_credential_key_is_redacted(text: str, redacted: str) -> None:
+    # the list's literals are one value: the brackets and outer quotes stay, so it parses
+    assert redact_secret_shapes(text).text == redacted
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "secret: ['changeme', 'keyboard cat']",
+        "secrets: [DB_PASSWORD, API_KEY]",  # names, not literals
+        'password = ["a", b]',  # code
+        "keys: ['name', 'email']",  # an unqualified key
+    ],
+)
+def test_a_list_of_placeholders_or_names_stays(text: str) -> None:
+    assert redact_secret_shapes(text).text == text
