@@ -207,7 +207,9 @@ Display:
   letters or two digits.
 - Committed ciphertext passes: an Ansible Vault block (its hex lines up to the
   first line that is not hex), a SOPS `ENC[AES256_GCM,...]` value on one line,
-  a Sealed Secret's `encryptedData:` lines indented deeper than that key.
+  a Sealed Secret's `encryptedData:` lines indented deeper than that key, a
+  Pulumi `secure: v1:...`, a Chef `"encrypted_data"`, a `PGP MESSAGE` block and an
+  AWS KMS blob (`AQICAH...`); so does a Redis ACL's `#<sha256>` password hash.
 - Public-key context is positional: a run after a `BEGIN CERTIFICATE` line is
   public until the next armor line; a public block whose `BEGIN` line was cut
   off is redacted; a digest named neither by its algorithm (`sha256:`) nor by
@@ -861,9 +863,11 @@ _URL_TERM = _ascii_re(r"[\s\"'<>`{}]")
 _SSH_CTX = _ascii_re(
     r"(?:(?<![A-Za-z0-9])|(?<=\\[nrt]))(?:ssh|ecdsa|sk)-[A-Za-z0-9@.-]{1,60}[ \t]{1,8}\Z"
 )
-# A value named as a public key: WireGuard's `PublicKey = ...`, `"public_key": "..."`.
-_PUBLIC_KEY_NAME = _ascii_re(  # and a certificate's: kubeconfig, SAML's <ds:X509Certificate>
-    r"(?i:public[_-]?key|pubkey|certificate(?:-authority)?(?:[-_]data)?)"
+# A value named as a public key: WireGuard's `PublicKey = ...` (`wg show`'s `public key:`),
+# `"public_key": "..."`; a certificate's (kubeconfig, SAML's <ds:X509Certificate>); or as
+# ciphertext, Chef's `"encrypted_data"`.
+_PUBLIC_KEY_NAME = _ascii_re(
+    r"(?i:public[_ -]?key|pubkey|certificate(?:-authority)?(?:[-_]data)?|encrypted_data)"
     r"[\"']?[ \t]*[:=>][ \t]*[\"']?\Z"
 )
 # A name that marks a digest, then how lock files and tools write it before the digest:
@@ -886,7 +890,7 @@ _NAMED_PUBLIC = _ascii_re(f"(?:{_PUBLIC_KEY_NAME.pattern})|(?:{_DIGEST_NAME.patt
 # Every match of `_NAMED_PUBLIC` holds one of these, lower-cased: a search for them is
 # several times cheaper than the full expression, whose branches open with look-behinds.
 _PUBLIC_NAME_WORD = _ascii_re(
-    r"key|cert|sum|digest|hash|etag|md5|b2|sha|h1|zh|bh|code_challenge|containerd|docker"
+    r"key|cert|crypt|sum|digest|hash|etag|md5|b2|sha|h1|zh|bh|code_challenge|containerd|docker"
     r"|cri-o|id|x-|traceparent"
 )
 # A word that says the line shows a digest or a container's id (64 hex: `containerd[401]:
@@ -910,7 +914,8 @@ def _in_signature_header(text: str, pos: int) -> bool:
 # private ones (`d`, `p`, `q`, `dp`, `dq`, `qi`, `k`) are secrets. Read beside a `kty`.
 _JWK_PUBLIC = _ascii_re(r"\\*\"[nxy]\\*\"[ \t]*:[ \t]*\\*\"\Z")
 _ARMOR = _ascii_re(r"-----(BEGIN|END) ([A-Z0-9 ]+)-----")
-_PUBLIC_WORDS = frozenset(("PUBLIC", "CERTIFICATE", "CRL", "SIGNATURE"))
+# (a PGP MESSAGE is ciphertext: a secret only with a private key, which the text lacks)
+_PUBLIC_WORDS = frozenset(("PUBLIC", "CERTIFICATE", "CRL", "SIGNATURE", "MESSAGE"))
 
 
 def _scheme_starts(text: str) -> list[int]:
@@ -936,7 +941,8 @@ _VAULT_MARK, _SOPS_MARK, _EYAML_MARK = "$ANSIBLE_VAULT;", "ENC[AES256_GCM,", "EN
 _EYAML_BLOCK = _ascii_re(r"ENC\[PKCS7,[A-Za-z0-9+/=\s]*\]")  # hiera-eyaml, over several lines
 # `secure:` and its base64 value: a Travis CI or Pulumi encrypted value
 _SECURE_VALUE = re.compile(
-    r"(?:^|(?<=[\s-]))secure:[ \t]*([\"']?)[A-Za-z0-9+/=]{16,}\1(?![A-Za-z0-9+/=])",
+    r"(?:^|(?<=[\s-]))secure:[ \t]*([\"']?)(?:v1:[A-Za-z0-9+/=]{8,}:)?"  # Pulumi: v1:<salt>:
+    r"[A-Za-z0-9+/=]{16,}\1(?![A-Za-z0-9+/=])",
     re.ASCII | re.MULTILINE,
 )
 _VAULT_LINES = _ascii_re(r"(?:\n[ \t]*[0-9a-fA-F]+[ \t]*\r?(?=\n|\Z))+")  # after the header
@@ -1087,6 +1093,9 @@ def _name_shaped(c: str) -> bool:
 _SQRT_2_POW_7 = math.sqrt(2**7)  # 2**3.5; below n / 2**3.5 per character H cannot reach 3.5
 
 
+_ACL_USER = _ascii_re(r"[ \t]*(?:ACL[ \t]+SETUSER|user)[ \t]+\S+[ \t]")
+
+
 def _hex_skipped(text: str, ctx: _Context, p: int, e: int) -> bool:
     c = text[p:e]
     letters = sum(map(c.count, "abcdefABCDEF"))
@@ -1101,6 +1110,8 @@ def _hex_skipped(text: str, ctx: _Context, p: int, e: int) -> bool:
         return True  # `sha256sum`, `git lfs ls-files` output: a line that opens with it
     if text[p - 1 : p] == "/" or ctx.in_url(p) or text.find("{:hex, :", line, p) != -1:
         return True  # a path's or a URL's segment; an Elixir mix.lock entry's checksum
+    if text[p - 1 : p] == "#" and _ACL_USER.match(text, line, p):
+        return True  # a Redis ACL's `user u on #<sha256>`: the password's hash
     if text[p - 1 : p] == "-" and _dashed_name(text, line, p):
         return True  # a cache key or a tag: node-cache-Linux-x64-npm-<hex>
     if e - p == 64 and p == line > 0 and text[e : e + 1] in ("", "\n", "\r"):
@@ -1137,6 +1148,7 @@ _FILE_MAGIC = (
     *("iVBORw0KGgo", "/9j/", "R0lGOD", "JVBERi0", "UklGR"),
     # and of a PEM certificate or public key (a kubeconfig's certificate-authority-data)
     *("LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS", "LS0tLS1CRUdJTiBQVUJMSUMgS0VZ"),
+    "AQICAH",  # an AWS KMS ciphertext blob (its version and algorithm bytes)
 )
 
 

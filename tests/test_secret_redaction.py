@@ -3098,3 +3098,45 @@ def test_a_secret_beside_a_container_word_or_a_phrase_key_is_still_found() -> No
         '"Key": "' + _HEX64 + '"',
     ):
         assert redact_secret_shapes(text).shapes == ("long-hex",), text
+
+
+# Ciphertext and public values from infrastructure files: not secrets without their keys.
+@pytest.mark.parametrize(
+    "text",
+    [
+        '    secure: "v1:sECF/R7XAi3caYlN:9ssJhC3GUNMhVhvQlq/lUCuD8jLm'
+        + 'JxYMm3Qsm9HdQVQeROTI0haZcRFRC4w+5opH"',  # Pulumi's encrypted config value
+        "    secure: v1:Ts0o/BeJqSU5zpDd:VTl8jeDVrJ2rUWBgfLrYwo6ipCxU4z"
+        + "jFTK+ugdYfukAPSoSyQwmn"
+        + "63ZpJjBPFX/57ILjIM9V",
+        '    "encrypted_data": "r2Mv79m6PJEEQSECwe836'
+        + "hkY8BWcC12cGTb6O65K9Hl"
+        + 'PCLKd3Dnco9McAE1XKRzVM+MJwDgJ2KdrmQ==\\n",',  # a Chef encrypted data bag
+        "-----BEGIN PGP MESSAGE-----\n\nhQEMA5qET3+J1QnYAQf/SXwRO/BqVTHy0x0HdHVLXuu7Xk"
+        + "UaKUBvo35AJ4E477AdxorB81wA3wSlfuCS6g36\n=abcd\n-----END PGP MESSAGE-----",
+        '"CiphertextBlob": "AQICAHhNxpUQlOwPn5T'
+        + "sgCwrCX6BIGGqGXmhnr5cTy39EEmB9b"
+        + "BCc2eUBeucGcTGpMRRzLVB5oo"
+        + "E+UU+QkNYCHbZv/OlCM70"
+        + 'QtzwY1Ob2la"',  # AWS KMS
+        "  public key: FdjL44OePpSVjHXB01qsSYrHKs7W4q4vBo2naEnzUoo=",  # `wg show`
+        "user fatima on #bfb21a60aef68395c7aca37c9be71654"
+        + "dda0aac73a40d9f55eaa5d0fb519d8d5 ~cache:* +@read",  # a Redis ACL's password hash
+    ],
+)
+def test_ciphertext_and_public_values_of_infrastructure_stay(text: str) -> None:
+    assert redact_secret_shapes(text) == (text, ())
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '    notsecure: "v1:sECF/R7XAi3caYlN:9ssJhC3GUNMhVhvQlq/lUCuD8jLm'
+        + 'JxYMm3Qsm9HdQVQeROTI0haZcRFRC4w+5opH"',
+        "  private key: "
+        + "FdjL44OePpSVjHXB01qsSYrHKs7W4q4vBo2naEnzUoo=",  # agentops: allow-secret
+        "cache #bfb21a60aef68395c7aca37c9be71654" + "dda0aac73a40d9f55eaa5d0fb519d8d5",
+    ],
+)
+def test_the_same_runs_without_their_labels_are_redacted(text: str) -> None:
+    assert redact_secret_shapes(text).shapes
