@@ -2671,6 +2671,8 @@ def test_more_configuration_forms_are_redacted(text: str) -> None:
         "d-i passwd/root-password password",
         '{"Name": "/prod/db/host", "Type": "String", "Value": "db.internal"}',
         "<AdministratorPassword>\n  <Value></Value>",
+        f"Note: password {_V} is wrong",  # a colon before the noun assigns only a PSK
+        f'{{"Options": {{"Jwt": ["a"], "Key": "{_V}"}}}}',  # a list closes before the key
     ],
 )
 def test_more_configuration_look_alikes_stay(text: str) -> None:
