@@ -1443,6 +1443,10 @@ def _find_long_b64_storage(text: str) -> _Spans:
 # keys that do not end in a credential noun (`DB_PASS_2X`, `mysecretvalue`) pass; the module
 # docstring lists the rest.
 
+# A line-number gutter before a line's text, as an agent's file-reading tool or `cat -n`
+# prints it: `     4<tab>`, `4 | `, `4: `, `4→`.
+_GUTTER_PATTERN = r"[ \t]*[0-9]{1,6}(?:\t|:[ \t]|[ \t]*\|[ \t]|\u2192)"
+_GUTTER = _ascii_re(_GUTTER_PATTERN)
 # The credential noun at a head occurrence (lower-cased text), an optional suffix, the key's
 # end, an optional closing quote or bracket, and the assignment.
 _KEYED_TAIL = r"""
@@ -1876,8 +1880,13 @@ _SECOND_OF_PAIR = _ascii_re(r"[`'\"]?[ \t]+/[ \t]+([`'\"]?)([^\s`'\"<>/]+)\1(?=[
 _PROSE_SEPARATORS = frozenset(("->", "\u2192", "\u2013", "\u2014", "-", "is", "is:"))
 _VALUE_CHILD = _ascii_re(r"\s*<Value>")
 # (one other member may come between: AWS's `{"Name": K, "Type": "SecureString", "Value": v}`)
+# (and on the next line, after the line's gutter when a tool numbered the lines)
+_NEXT_MEMBER = r"\s*(?:" + _GUTTER_PATTERN + r"\s*)?"
 _NAME_VALUE = _ascii_re(
-    r"\s*(?:\"[A-Za-z]+\"[ \t]*:[ \t]*\"[^\"\n]*\"[ \t]*,\s*)?[\"'][Vv]alue[\"'][ \t]*:[ \t]*"
+    _NEXT_MEMBER
+    + r"(?:\"[A-Za-z]+\"[ \t]*:[ \t]*\"[^\"\n]*\"[ \t]*,"
+    + _NEXT_MEMBER
+    + r")?[\"'][Vv]alue[\"'][ \t]*:[ \t]*"
 )
 # The line before a key's `value:`: Kubernetes' `- name: K`, Render's and Railway's `- key: K`.
 _K8S_NAME = _ascii_re(r"[ \t]*(?:-[ \t]*)?(?:name|key):[ \t]*[\"']?")
@@ -2826,12 +2835,6 @@ def _value_span(text: str, pos: int, element: bool = False) -> tuple[int, int] |
 _LOOK_BACK = 512  # characters `_spaced_assignment` reads before a key
 
 
-# A line-number gutter before a line's text, as an agent's file-reading tool or `cat -n`
-# prints it: `     4<tab>`, `4 | `, `4: `, `4→`.
-_GUTTER_PATTERN = r"[ \t]*[0-9]{1,6}(?:\t|:[ \t]|[ \t]*\|[ \t]|\u2192)"
-_GUTTER = _ascii_re(_GUTTER_PATTERN)
-
-
 def _line_head(text: str, pos: int, back: int = 0) -> int:
     """Where the line holding `pos` starts, after its gutter; not before `back`."""
     start = max(text.rfind("\n", back, pos) + 1, back)
@@ -3332,6 +3335,12 @@ _COOKIES_TXT = _ascii_re(
     r"[^\t\n]*(?i:" + _SESSION_COOKIE.pattern + r")[^\t\n]*\t(?P<v>[^\t\r\n]+)"
 )
 _COOKIES_TXT_LITERALS = frozenset(("\tTRUE\t", "\tFALSE\t"))  # one flag field or both
+# - Postman's API-key auth: `"apikey": [{"key": "value", "value": v}, {"key": "key", ...}]`,
+#   where the member named `value` holds the key.
+_POSTMAN_API_KEY = _ascii_re(
+    r"\"apikey\"[ \t]*:[ \t]*\[[^\]]{0,512}?\"key\"[ \t]*:[ \t]*\"value\"[ \t]*,[^\"]{0,64}"
+    r"\"value\"[ \t]*:[ \t]*\"(?P<v>[^\"\\\n]+)\""
+)
 # - An installer's answer file: kickstart's `rootpw [--plaintext] v` (not `--iscrypted`),
 #   a preseed's `d-i passwd/root-password[-again] password v`.
 _KICKSTART_ROOTPW = _ascii_re(
@@ -3359,6 +3368,7 @@ _TOOL_PATTERNS = (
     (_SQLPLUS_CONNECT, "SQL>"),
     (_COOKIE_CLASS, "Cookie("),
     (_KICKSTART_ROOTPW, "rootpw"),
+    (_POSTMAN_API_KEY, '"apikey"'),
     (_PRESEED_PASSWORD, "d-i "),
 )
 # The literals that switch on the branches above (found by the prefilter, see `_scan`).

@@ -2734,3 +2734,31 @@ def test_a_list_of_literals_under_a_credential_key_is_redacted(text: str, redact
 )
 def test_a_list_of_placeholders_or_names_stays(text: str) -> None:
     assert redact_secret_shapes(text).text == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a Postman environment read with line numbers: the pair spans two lines
+        f'    12\t      "key": "client_secret",\n    13\t      "value": "{_V}",',
+        f'  12 |   "key": "client_secret",\n  13 |   "value": "{_V}",',
+        # Postman's API-key auth: the key's value under `"key": "value"`
+        f'"auth": {{"type": "apikey", "apikey": [{{"key": "value", "value": "{_V}", "type": '
+        '"string"}, {"key": "key", "value": "X-API-Key"}]}',
+        f'"apikey": [\n  {{\n    "key": "value",\n    "value": "{_V}",\n    "type": "string"\n',
+    ],
+)
+def test_postman_exports_are_redacted(text: str) -> None:
+    _redacted_once(text, _V)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '"apikey": [{"key": "value", "value": "{{apiKey}}"}, {"key": "in", "value": "header"}]',
+        '"apikey": [{"key": "key", "value": "X-API-Key"}]',
+        f'"query": [{{"key": "value", "value": "{_V}"}}]',  # a query parameter named value
+    ],
+)
+def test_postman_references_and_other_pairs_stay(text: str) -> None:
+    assert redact_secret_shapes(text).text == text
