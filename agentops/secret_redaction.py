@@ -1377,6 +1377,8 @@ def _find_long_b64_storage(text: str) -> _Spans:
 #    access, secret, private, signing, encryption, master, client, account, app, shared,
 #    session, storage, license, subscription, application and a few more, also across one
 #    blank (`DB_PASSWORD`, `stripeSecretKey`, `X-Api-Key`, `SECRET_KEY_BASE`, `API key:`),
+#    or a `key` named by a vendor (`OPENAI_KEY`: any word split from it but one naming
+#    another kind of key, `_OTHER_KEYS`) whose value reads as generated (`_random_value`),
 #    or a bare `key` member of an object so named (`"Jwt": {"Key": v}`, YAML `Jwt:` over
 #    `  Key: v`), or an upper-case `SALT` qualified the same way (`AUTH_SALT`) and
 #    Drupal's `$settings['hash_salt']`.
@@ -1949,27 +1951,80 @@ def _keyed_key_start(text: str, head: int) -> int:
     return start
 
 
+def _qualifier(text: str, lowered: str, head: int, noun: str) -> str | None:
+    """The word before a qualified noun (`key`, `salt`) at `head`, lower-cased, or None
+    when nothing can qualify it: the word before `_`, `.`, `-`, `:`, a camelCase hump or
+    one blank when `:` or `=` follows the key (`API key: v` in prose and logs; `the key is`
+    stays prose, with no look-back); for a bare `key`, the name of the object holding it."""
+    after = head + len(noun)
+    if head > 0 and text[head - 1] == " " and not _ASSIGNED_KEY.match(text, after):
+        return None
+    end = head - 1 if head > 0 and text[head - 1] in "_.-: " else head
+    start = end
+    while start > 0 and text[start - 1].isalpha() and end - start < 16:
+        start -= 1
+        if text[start].isupper() and start > 0 and text[start - 1].islower():
+            break  # a camelCase hump starts the qualifier: stripeSecretKey
+    word = lowered[start:end]
+    if word == "in" and lowered.endswith("logged_", 0, start):
+        word = "logged_in"
+    if not word and noun == "key":
+        word = _holding_object(text, lowered, head)  # "Jwt": {"Key": v}
+    return word
+
+
+def _vendor_named(text: str, lowered: str, head: int, noun: str) -> bool:
+    """A `key` whose word is not a credential's qualifier but may be a vendor's name
+    (`OPENAI_KEY`, `pineconeKey`, `server_key`): a word of three letters or more, split
+    from the noun (a `_`, `.`, `-` or a camelCase hump: `monkey` is one word), and not one
+    that names another kind of key (`_OTHER_KEYS`). Its value must read as random."""
+    if noun not in ("key", "keys") or head == 0:
+        return False
+    split = text[head - 1] in "_.-" or (text[head].isupper() and text[head - 1].islower())
+    word = _qualifier(text, lowered, head, noun) if split else None
+    return word is not None and len(word) >= 3 and word.isalpha() and word not in _OTHER_KEYS
+
+
+# Words before `key` that name a key of another kind: a database's, a cache's, a
+# keyboard's, a public one (reCAPTCHA's site key, Supabase's anon key, Algolia's search key).
+_OTHER_KEYS = frozenset(
+    (
+        *("public", "publishable", "anon", "site", "search", "primary", "foreign", "sort"),
+        *("partition", "range", "hash", "cache", "lookup", "idempotency", "dedup", "unique"),
+        *("composite", "natural", "surrogate", "candidate", "index", "row", "column", "field"),
+        *("object", "file", "bucket", "shard", "map", "dict", "group", "message", "event"),
+        *("translation", "label", "tag", "node", "entry", "item", "record", "state", "query"),
+        *("hot", "short", "keyboard", "host", "known", "authorized", "trusted", "verify"),
+        *("sign", "monitor", "instrumentation", "game"),  # App Insights, GameAnalytics
+    )
+)
+# Keys their vendors ship in apps, public by design: PostHog's project key, RevenueCat's
+# app-specific keys, Stripe's and Clerk's publishable keys.
+_PUBLIC_KEY_PREFIXES = ("phc_", "appl_", "goog_", "amzn_", "strp_", "pk_", "pk.")
+_RANDOM_VALUE = _ascii_re(r"[A-Za-z0-9+/=_-]{20,}")
+_RANDOM_VALUE_BITS = 6  # twice the bits of entropy a character: 3 (32 hex digits hold about 3.5)
+
+
+def _random_value(value: str) -> bool:
+    """A value that reads as generated: 20 token characters or more, letters and digits,
+    3 bits of entropy a character or more, and no words joined as a name; not a key its
+    vendor ships in apps (`_PUBLIC_KEY_PREFIXES`)."""
+    return (
+        not value.startswith(_PUBLIC_KEY_PREFIXES)
+        and _RANDOM_VALUE.fullmatch(value) is not None
+        and _HAS_DIGIT(value) is not None
+        and any(c.isalpha() for c in value)
+        and value.count("/") < 2
+        and not _name_shaped(value)
+        and _entropy_at_least(Counter(value).values(), len(value), _RANDOM_VALUE_BITS)
+    )
+
+
 def _noun_at_boundary(text: str, lowered: str, head: int, noun: str) -> bool:
     """The credential noun at `head` starts a word of the key (or a known compound)."""
     qualifiers = _QUALIFIED_NOUNS.get(noun)
     if qualifiers is not None:
-        # the qualifier before `_`, `.`, `-`, or one blank when `:` or `=` follows the key
-        # (`API key: v` in prose and logs; `the key is` stays prose, with no look-back)
-        after = head + len(noun)
-        if head > 0 and text[head - 1] == " " and not _ASSIGNED_KEY.match(text, after):
-            return False
-        end = head - 1 if head > 0 and text[head - 1] in "_.-: " else head
-        start = end
-        while start > 0 and text[start - 1].isalpha() and end - start < 16:
-            start -= 1
-            if text[start].isupper() and start > 0 and text[start - 1].islower():
-                break  # a camelCase hump starts the qualifier: stripeSecretKey
-        word = lowered[start:end]
-        if word == "in" and lowered.endswith("logged_", 0, start):
-            word = "logged_in"
-        if not word and noun == "key":
-            word = _holding_object(text, lowered, head)  # "Jwt": {"Key": v}
-        return word in qualifiers
+        return _qualifier(text, lowered, head, noun) in qualifiers
     id_end = head + len(noun)  # SecretId, --secret-id: a stored secret's name, not a secret
     if noun[:6] == "secret" != noun and not text.endswith(_SECRET_ID_SPELLINGS, 0, id_end):
         return False
@@ -2440,8 +2495,11 @@ def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int
     key_start = _keyed_key_start(text, head)
     if text.endswith("[redacted:", 0, key_start):
         return None  # `[redacted:keyed-secret]=x`: a token's name is not a key
+    vendor_named = False
     if not _noun_at_boundary(text, lowered, head, noun):
-        return None
+        if not _vendor_named(text, lowered, head, noun):
+            return None
+        vendor_named = True  # OPENAI_KEY: its value must read as random
     key_quoted = close[:1] in ('"', "'", "`")
     if sep in ("?=", "<-", "??=", "||="):
         sep = "="  # Makefile: API_KEY ?= v; R: api_key <- "v"; Ruby, JS: KEY ||= "v"
@@ -2677,6 +2735,8 @@ def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int
     opened = text.rfind("{{", text.rfind("\n", 0, key_start) + 1, key_start)
     if opened != -1 and text.find("}}", opened, key_start) == -1:
         return None  # inside a template's expression: {{ lookup('password', ...) }}
+    if vendor_named and not _random_value(value):
+        return None
     return a, b
 
 

@@ -2762,3 +2762,48 @@ def test_postman_exports_are_redacted(text: str) -> None:
 )
 def test_postman_references_and_other_pairs_stay(text: str) -> None:
     assert redact_secret_shapes(text).text == text
+
+
+# A key named by its vendor (`OPENAI_KEY`, `pineconeKey`, `server_key`): any word before
+# `key` qualifies it when the value reads as random (20 characters or more, letters and
+# digits, no blank): a generated credential, not a name, a path or a word.
+_HEX32 = "a15c966a9531ce" + "eaac0b1d53a08bbca1"
+_UUID = "dc54c12e-5c08-" + "4eb9-a998-572ae96194a1"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"OPENAI_KEY={_HEX32}",
+        f"const DEEPGRAM_KEY = '{_HEX32}b0ba';",
+        f"static const String pineconeKey = '{_UUID}';",
+        f'nakama/server_key="{_V}Q1VWzz"',
+        f"%set_env KAGGLE_KEY={_HEX32}",
+        f"analytics.write_key = '{_V}bs4XhS'",
+    ],
+)
+def test_a_key_named_by_its_vendor_with_a_random_value_is_redacted(text: str) -> None:
+    out = redact_secret_shapes(text)
+    assert out.shapes == ("keyed-secret",), out.text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "PRIMARY_KEY=id",
+        "SORT_KEY=created_at_timestamp_desc",
+        "S3_KEY=uploads/2024/report-final.pdf",
+        "CACHE_KEY=user:1234:profile:settings",
+        f"public_key = '{_HEX32}'",  # named public
+        "partition_key = 'tenant_id_and_created_day_2024'",
+        "hotkey = 'ctrl+shift+p'",
+        "OPENAI_KEY=sk-your-key-here",
+        f"monkey = '{_HEX32}'",  # not a word before `key`
+        "idempotency_key = 'a15c966a-9531-4eaa-ac0b-1d53a08bbca1'",
+        'posthogKey: "phc_Taf1kcS19JCdk3EsENjHPmTXi00fmRB4JWGL"',  # public by design
+        "EXPO_PUBLIC_REVENUECAT_IOS_KEY=appl_ydIq91ZdRYRugSEcUFWnyaEcpP7",
+        "InstrumentationKey=cbc60dbe-9782-40bd-9f4b-7db8d24dc1d5;IngestionEndpoint=https://x",
+    ],
+)
+def test_a_key_of_another_kind_or_a_word_value_stays(text: str) -> None:
+    assert redact_secret_shapes(text).text == text
