@@ -2807,3 +2807,22 @@ def test_a_key_named_by_its_vendor_with_a_random_value_is_redacted(text: str) ->
 )
 def test_a_key_of_another_kind_or_a_word_value_stays(text: str) -> None:
     assert redact_secret_shapes(text).text == text
+
+
+# The generated-key test at its bounds: 40 characters, four kinds of punctuation, and a
+# template's opening never counted as one.
+_AT_BOUND = "Ab1{e}Cd2%Fg3@Hi4Jk5" + "Lm6Np7Qr8St9Uv0WxYzT"  # 40 characters: { } % @
+
+
+@pytest.mark.parametrize(
+    ("value", "generated"),
+    [
+        (_AT_BOUND, True),
+        (_AT_BOUND[:-1], False),  # 39 characters: `{e}` reads as a template
+        (_AT_BOUND.replace("@", "a"), False),  # three kinds of punctuation
+        ("{{" + _AT_BOUND, False),  # a template's opening
+    ],
+)
+def test_a_generated_key_at_its_bounds(value: str, generated: bool) -> None:
+    text = f"SECRET_KEY = '{value}'"
+    assert (redact_secret_shapes(text).text != text) is generated
