@@ -1522,6 +1522,7 @@ _KEY_QUALIFIERS = frozenset(
         "integration",
         "fernet",
         "logged_in",  # WordPress's LOGGED_IN_KEY
+        "username",  # a bare key beside a username (`_holding_object`)
         "cookie",  # PrestaShop's cookie_key, cookie-session's keys
         "crypt",  # Magento's crypt key
     )
@@ -1924,6 +1925,8 @@ def _holding_object(text: str, lowered: str, head: int) -> str:
         brace = max(text.rfind("{", back, head), text.rfind("[", back, head))
         if brace == -1 or text.find("}", brace, head) != -1 or text.find("]", brace, head) != -1:
             return ""  # no object, or a nested one closes before the key: not its member
+        if '"username"' in lowered[brace:head]:
+            return "username"  # a user's key: kaggle.json's {"username": u, "key": v}
         name = _OBJECT_NAME.search(text, max(0, brace - 64), brace)
         return "" if name is None else lowered[name.start(1) : name.end(1)]
     line_start = text.rfind("\n", 0, head) + 1
@@ -2096,6 +2099,8 @@ def _reads_as_prose(value: str) -> bool:
 
 def _is_placeholder(value: str, key_noun: str) -> bool:
     bare = value.strip()
+    if _APP_PASSWORD_VALUE.fullmatch(bare):
+        return False  # an app-specific password, four groups of four letters: never filler
     if len(bare) < 6 or _placeholder_word(bare):
         return True
     if key_noun == "pass" and bare in _SETUP_PASSES:
@@ -2541,7 +2546,7 @@ def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int
     if name_value is not None:
         pos = name_value.end()  # {"name": "API_KEY", "value": "v"}
         sep = ":"
-    if sep == "" and text.startswith(("v", "V", "|", "?", "o"), pos):
+    if sep == "" and text.startswith(("v", "V", "|", "?", "o", "android:v"), pos):
         paired = _PAIRED_VALUE.match(text, pos)
         attribute = key_quoted and text[key_start - 2 : key_start - 1] == "="
         if paired is not None and (paired.group(1) is None or attribute):
@@ -2568,7 +2573,7 @@ def _keyed_value_at(text: str, lowered: str, m: re.Match[str]) -> tuple[int, int
     if (
         sep == ":"
         and not key_quoted
-        and not text.startswith((" ", "\t", "\n", "\r", '"', "'"), sep_end)
+        and not text.startswith((" ", "\t", "\n", "\r", '"', "'", '@"'), sep_end)  # ObjC's @"v"
         and not _go_struct_field(text, key_start)
     ):
         return None  # YAML needs a space after the colon: `${SECRET_KEY:?err}` assigns nothing
@@ -2991,10 +2996,13 @@ _FLAG_WORD = _ascii_re(r"-[A-Za-z][A-Za-z-]*(?=\s|\Z)")  # `-storepass  -dname`:
 _BODY_FLAG = _ascii_re(r"(?:--body|-b)(?:[ \t]+|=|(?=[\"']))")
 # After a key and blanks: an XML attribute's value (key="K" value="v"), or a fallback literal
 # (`process.env.TOKEN || 'v'`, `X ?? "v"`, `X or "v"`).
-_PAIRED_VALUE = _ascii_re(r"(?i:(value)[ \t]*=[ \t]*(?=[\"']))|(?:\|\||\?\?|or\b)[ \t]*(?=[\"'`])")
+_PAIRED_VALUE = _ascii_re(  # (Android's manifest: android:name="K" android:value="v")
+    r"(?i:(?:android:)?(value)[ \t]*=[ \t]*(?=[\"']))|(?:\|\||\?\?|or\b)[ \t]*(?=[\"'`])"
+)
 _POSITIONAL_NOUNS = frozenset(("auth", "credential", "credentials"))
 # Google's app password, unquoted to its line's end: four groups of four lower-case letters.
 _APP_PASSWORD = _ascii_re(r"[a-z]{4}(?: [a-z]{4}){3}(?=[ \t]*(?:\r?\n|\Z))")
+_APP_PASSWORD_VALUE = _ascii_re(r"[a-z]{4}([- ])[a-z]{4}(?:\1[a-z]{4}){2}")  # Apple's and Google's
 # Two string literals as the first arguments: ("user", "v"); the second is the secret.
 _TWO_LITERALS = _ascii_re(
     r"\(?[ \t]*([\"'])([^\"'\\\n]*)\1[ \t]*,[ \t]*([\"'])([^\"'\\\n]*)\3[ \t]*[),.]"
@@ -3401,6 +3409,11 @@ _POSTMAN_API_KEY = _ascii_re(
     r"\"apikey\"[ \t]*:[ \t]*\[[^\]]{0,512}?\"key\"[ \t]*:[ \t]*\"value\"[ \t]*,[^\"]{0,64}"
     r"\"value\"[ \t]*:[ \t]*\"(?P<v>[^\"\\\n]+)\""
 )
+# - Weights & Biases: `wandb login v`, `wandb.login(key="v")`.
+_WANDB_LOGIN = _ascii_re(
+    r"\bwandb(?:[ \t]+login(?:[ \t]+--[a-z-]+)*[ \t]+|\.login\([^)\n]{0,80}?\bkey[ \t]*=[ \t]*)"
+    r"([\"']?)(?P<v>[A-Za-z0-9_-]{32,})\1"
+)
 # - An installer's answer file: kickstart's `rootpw [--plaintext] v` (not `--iscrypted`),
 #   a preseed's `d-i passwd/root-password[-again] password v`.
 _KICKSTART_ROOTPW = _ascii_re(
@@ -3429,6 +3442,7 @@ _TOOL_PATTERNS = (
     (_COOKIE_CLASS, "Cookie("),
     (_KICKSTART_ROOTPW, "rootpw"),
     (_POSTMAN_API_KEY, '"apikey"'),
+    (_WANDB_LOGIN, "wandb"),
     (_PRESEED_PASSWORD, "d-i "),
 )
 # The literals that switch on the branches above (found by the prefilter, see `_scan`).

@@ -2826,3 +2826,36 @@ _AT_BOUND = "Ab1{e}Cd2%Fg3@Hi4Jk5" + "Lm6Np7Qr8St9Uv0WxYzT"  # 40 characters: { 
 def test_a_generated_key_at_its_bounds(value: str, generated: bool) -> None:
     text = f"SECRET_KEY = '{value}'"
     assert (redact_secret_shapes(text).text != text) is generated
+
+
+_APP_PASSWORD = "rpwf-znjw-" + "hbpp-gmgt"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"appleIdPassword: '{_APP_PASSWORD}',",  # Apple's app-specific password
+        f'FASTLANE_APPLE_APPLICATION_SPECIFIC_PASSWORD="{_APP_PASSWORD}"',
+        f'[HarborSDK startWithApiKey:@"{_V}"];',  # an Objective-C argument
+        f'<meta-data android:name="com.x.API_KEY" android:value="{_V}" />',
+        f'{{"username":"ci-bot","key":"{_HEX32}"}}',  # kaggle.json
+        f"$ wandb login {_HEX32}a1b2c3d4",
+        f'wandb.login(key="{_HEX32}a1b2c3d4")',
+    ],
+)
+def test_app_and_sdk_forms_are_redacted(text: str) -> None:
+    out = redact_secret_shapes(text)
+    assert out.shapes == ("keyed-secret",), out.text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"name":"ci-bot","key":"sort_order"}',
+        '{"username": "ci", "key": "id"}',
+        "$ wandb login --relogin",
+        '<meta-data android:name="com.x.VERSION" android:value="1.2.3" />',
+    ],
+)
+def test_app_and_sdk_look_alikes_stay(text: str) -> None:
+    assert redact_secret_shapes(text).text == text
