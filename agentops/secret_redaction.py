@@ -1889,7 +1889,7 @@ _NAME_VALUE = _ascii_re(
     _NEXT_MEMBER
     + r"(?:\"[A-Za-z]+\"[ \t]*:[ \t]*\"[^\"\n]*\"[ \t]*,"
     + _NEXT_MEMBER
-    + r")?[\"'][Vv]alue[\"'][ \t]*:[ \t]*"
+    + r")?(?:[\"'][Vv]alue[\"']|value)[ \t]*[:=][ \t]*"  # (HCL, JavaScript: `value = "v"`)
 )
 # The line before a key's `value:`: Kubernetes' `- name: K`, Render's and Railway's `- key: K`.
 _K8S_NAME = _ascii_re(r"[ \t]*(?:-[ \t]*)?(?:name|key):[ \t]*[\"']?")
@@ -3052,7 +3052,8 @@ _TOOL_FLAG = _ascii_re(
     r"-([paPwkb])(?:[ \t]+|(?=[\"']))(?:([\"'])([^\"'\\\n]*)\2|([^\s\"'\\-][^\s\"'\\]*))"
 )
 _TOOL_WORDS = _ascii_re(
-    r"\b(?:(sshpass|login|twine|mongo(?:sh|dump|restore|import|export)?|rdesktop|cqlsh)"
+    r"\b(?:(sshpass|login|twine|mongo(?:sh|dump|restore|import|export)?|rdesktop|cqlsh"
+    r"|rabbitmqadmin)"
     r"|(redis-cli)|(sqlcmd|bcp|osql|zip|unzip|mosquitto_(?:pub|sub|rr)|ipmitool)|(ldap[a-z]+)"
     r"|(openssl)|(curl))\b"
 )

@@ -2859,3 +2859,26 @@ def test_app_and_sdk_forms_are_redacted(text: str) -> None:
 )
 def test_app_and_sdk_look_alikes_stay(text: str) -> None:
     assert redact_secret_shapes(text).text == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"$ rabbitmqadmin -H mq.internal -u etl -p '{_V}' list queues",
+        f'  + {{ name = "CLOUDFLARE_API_TOKEN", value = "{_V}" }},',  # HCL in a plan
+        f'{{ name: "DB_PASSWORD", value: "{_V}" }}',  # a JavaScript object
+    ],
+)
+def test_more_session_forms_are_redacted(text: str) -> None:
+    _redacted_once(text, _V)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '  + { name = "CLOUDFLARE_API_TOKEN", value = var.cloudflare_token },',
+        '{ name: "DB_PASSWORD", value: process.env.DB_PASSWORD }',
+    ],
+)
+def test_more_session_references_stay(text: str) -> None:
+    assert redact_secret_shapes(text).text == text
