@@ -1916,9 +1916,10 @@ _MAX_PARENT_LINES = 16  # lines read up to a YAML key's parent: a bound, not a f
 
 def _holding_object(text: str, lowered: str, head: int) -> str:
     """The lower-cased name of the object that holds the bare key at `head`, or "": its
-    JSON object's name when the members before the key are flat (`"Jwt": {"Issuer": x,
-    "Key": v}`), or the YAML key one indentation up. A `Key` under `Jwt` or `Encryption`
-    is that object's key, as `JwtKey` would be."""
+    JSON object's (or PHP array's) name when the members before the key are flat
+    (`"Jwt": {"Issuer": x, "Key": v}`), `username` when one of them is a `"username"`
+    (kaggle.json: the user's key), or the YAML key one indentation up. A `Key` under `Jwt`
+    or `Encryption` is that object's key, as `JwtKey` would be."""
     quote = text[head - 1 : head]
     if quote in ('"', "'") and text.startswith(quote, head + 3):
         back = max(0, head - _MAX_VALUE)  # PHP's arrays open with `[`: `'crypt' => ['key' =>`
@@ -3068,9 +3069,10 @@ _COOKIE_PAIR = _ascii_re(r"[ \t]*([^=;,\s\"'\\]+)=([^;,\s\"'\\]*)")
 _SESSION_COOKIE = _ascii_re(
     r"sess|sid|auth|token|login|remember|jwt|secret|csrf|xsrf|key|pass|ident"
 )
-# A cookie as a name/value object (a HAR file's `"cookies"`, a browser's export), on
-# lower-cased text: its name, its value after it in the same object, and the members that
-# say it is a cookie when no `"cookies"` list comes before it.
+# A cookie as a name/value object (a HAR file's `"cookies"`, a browser's export): its name
+# (read lower-cased), its `"value"` after it in the same object (read as written: the
+# prefilter's literal gates it), and the members that say it is a cookie when no
+# `"cookies"` list comes before it.
 _COOKIE_NAME_MEMBER = _ascii_re(r'"name"[ \t]*:[ \t]*"([^"\\\n]{1,128})"')
 _VALUE_MEMBER = _ascii_re(r'"?value"[ \t]*:[ \t]*"')  # (the text as written: `"value"`)
 _VALUE_MEMBER_LITERAL = '"value"'
