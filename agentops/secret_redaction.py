@@ -174,7 +174,9 @@ Display:
   passes (a password hash's), and so does a qualified one unless it is written
   upper-case (`AUTH_SALT`) or is Drupal's `$settings['hash_salt']`
   (`jwt_salt`, `sessionSalt` pass); a cookie object passes unless a `"cookies"` list
-  comes before it or it holds a cookie's own members (`"domain"`, `"path"`...).
+  comes before it or it holds a cookie's own members (`"domain"`, `"path"`...). A
+  `key` named by a vendor (`OPENAI_KEY`) passes unless its value reads as generated
+  (under 20 characters, without a digit, or with a blank or two slashes it passes).
 - A ThingsBoard device token is seen only as 20 letters and digits in a
   device API path (`/api/v1/<token>/telemetry`); a Salesforce token only
   with its 15-character org id and a body of 80 or more characters.

@@ -2801,6 +2801,7 @@ def test_a_key_named_by_its_vendor_with_a_random_value_is_redacted(text: str) ->
         f"monkey = '{_HEX32}'",  # not a word before `key`
         "idempotency_key = 'a15c966a-9531-4eaa-ac0b-1d53a08bbca1'",
         "BACKUP_KEY=Xk9mQ2vL7pR4/tW8sY3nB6cV1z/" + "A5dF0gH2",  # two slashes: a path
+        "OPENAI_KEY=Xk9mQ2vL7pR4tW8sY3n",  # LIMIT: 19 characters read as a word
         'posthogKey: "phc_Taf1kcS19JCdk3EsENjHPmTXi00fmRB4JWGL"',  # public by design
         "EXPO_PUBLIC_REVENUECAT_IOS_KEY=appl_ydIq91ZdRYRugSEcUFWnyaEcpP7",
         "InstrumentationKey=cbc60dbe-9782-40bd-9f4b-7db8d24dc1d5;IngestionEndpoint=https://x",
